@@ -1,0 +1,20 @@
+// Little-endian reads from unaligned bytes. File headers are little-endian
+// whatever the host is.
+#pragma once
+
+#include <cstdint>
+
+namespace tri::pte {
+
+inline uint32_t read_u32_le(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
+         (static_cast<uint32_t>(p[2]) << 16) |
+         (static_cast<uint32_t>(p[3]) << 24);
+}
+
+inline uint64_t read_u64_le(const uint8_t* p) {
+  return static_cast<uint64_t>(read_u32_le(p)) |
+         (static_cast<uint64_t>(read_u32_le(p + 4)) << 32);
+}
+
+}  // namespace tri::pte

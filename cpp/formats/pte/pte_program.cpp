@@ -1,0 +1,203 @@
+#include "cpp/formats/pte/pte_program.h"
+
+#include <cinttypes>
+#include <cstring>
+
+#include "cpp/formats/pte/pte_values.h"
+#include "cpp/formats/pte/schema/program_generated.h"
+
+namespace tri::pte {
+
+namespace fb = executorch_flatbuffer;
+
+Result<PteProgram> PteProgram::load(ByteSpan bytes,
+                                    const PteLoadOptions& options) {
+  PteProgram program;
+  TRI_ASSIGN_OR_RETURN(program.file_, PteFile::open(bytes));
+  program.options_ = options;
+  program.named_data_ = PteNamedData(program.file_);
+  TRI_TRY(program.check_planned_sizes());
+  return program;
+}
+
+Error PteProgram::check_planned_sizes() const {
+  for (size_t m = 0; m < num_methods(); ++m) {
+    const auto* sizes = plan(m)->non_const_buffer_sizes();
+    const size_t n = sizes ? sizes->size() : 0;
+    uint64_t total = 0;
+    for (size_t i = 1; i < n; ++i) {
+      const int64_t size = sizes->Get(static_cast<flatbuffers::uoffset_t>(i));
+      TRI_CHECK(size >= 0, Error::InvalidProgram,
+                "method '%s': planned buffer %zu has negative size %" PRId64,
+                method_name(m), i, size);
+      TRI_CHECK(static_cast<uint64_t>(size) <= options_.max_planned_bytes &&
+                    total + static_cast<uint64_t>(size) <=
+                        options_.max_planned_bytes,
+                Error::LimitExceeded,
+                "method '%s': memory plan needs %" PRIu64
+                " bytes (buffer %zu alone is %" PRId64
+                "), over the limit of %" PRIu64 " bytes",
+                method_name(m), total + static_cast<uint64_t>(size), i, size,
+                options_.max_planned_bytes);
+      total += static_cast<uint64_t>(size);
+    }
+  }
+  return Error::Ok;
+}
+
+size_t PteProgram::num_methods() const {
+  const auto* plans = file_.program->execution_plan();
+  return plans ? plans->size() : 0;
+}
+
+const fb::ExecutionPlan* PteProgram::plan(size_t method) const {
+  return file_.program->execution_plan()->Get(
+      static_cast<flatbuffers::uoffset_t>(method));
+}
+
+const char* PteProgram::method_name(size_t method) const {
+  const flatbuffers::String* name = plan(method)->name();
+  return name ? name->c_str() : "";
+}
+
+Result<size_t> PteProgram::method_index(const char* name) const {
+  char names[256];
+  size_t used = 0;
+  names[0] = '\0';
+  for (size_t m = 0; m < num_methods(); ++m) {
+    if (strcmp(method_name(m), name) == 0) {
+      return m;
+    }
+    const int n = snprintf(names + used, sizeof(names) - used, "%s'%s'",
+                           m ? ", " : "", method_name(m));
+    used = n > 0 && used + static_cast<size_t>(n) < sizeof(names)
+               ? used + static_cast<size_t>(n)
+               : used;
+  }
+  return fail(Error::NotFound, "no method '%s' (the program has %s)", name,
+              num_methods() ? names : "no methods");
+}
+
+size_t PteProgram::num_inputs(size_t method) const {
+  const auto* inputs = plan(method)->inputs();
+  return inputs ? inputs->size() : 0;
+}
+
+size_t PteProgram::num_outputs(size_t method) const {
+  const auto* outputs = plan(method)->outputs();
+  return outputs ? outputs->size() : 0;
+}
+
+Result<ValueInfo> PteProgram::input_info(size_t method, size_t index) const {
+  TRI_CHECK(index < num_inputs(method), Error::InvalidArgument,
+            "input %zu out of range", index);
+  return describe_value(plan(method),
+                        plan(method)->inputs()->Get(static_cast<flatbuffers::uoffset_t>(index)));
+}
+
+Result<ValueInfo> PteProgram::output_info(size_t method, size_t index) const {
+  TRI_CHECK(index < num_outputs(method), Error::InvalidArgument,
+            "output %zu out of range", index);
+  return describe_value(plan(method),
+                        plan(method)->outputs()->Get(static_cast<flatbuffers::uoffset_t>(index)));
+}
+
+size_t PteProgram::num_instructions(size_t method) const {
+  const auto* chains = plan(method)->chains();
+  if (chains == nullptr || chains->size() == 0) {
+    return 0;
+  }
+  const auto* instructions = chains->Get(0)->instructions();
+  return instructions ? instructions->size() : 0;
+}
+
+size_t PteProgram::num_planned_buffers(size_t method) const {
+  // Entry 0 of non_const_buffer_sizes is reserved by ExecuTorch.
+  const auto* sizes = plan(method)->non_const_buffer_sizes();
+  return sizes && sizes->size() > 0 ? sizes->size() - 1 : 0;
+}
+
+Result<size_t> PteProgram::planned_buffer_size(size_t method,
+                                               size_t index) const {
+  TRI_CHECK(index < num_planned_buffers(method), Error::InvalidArgument,
+            "planned buffer %zu out of range", index);
+  // check_planned_sizes() bounded every entry at load.
+  return static_cast<size_t>(plan(method)->non_const_buffer_sizes()->Get(
+      static_cast<flatbuffers::uoffset_t>(index + 1)));
+}
+
+Result<ByteSpan> PteProgram::constant_data(uint32_t buffer_index,
+                                           size_t nbytes) const {
+  const fb::Program* p = file_.program;
+  const auto* segment = p->constant_segment();
+  if (segment != nullptr && segment->offsets() != nullptr &&
+      segment->offsets()->size() > 0) {
+    const auto* offsets = segment->offsets();
+    TRI_CHECK(buffer_index < offsets->size(), Error::InvalidProgram,
+              "constant %" PRIu32 " is not in constant_segment (%" PRIu32
+              " entries)",
+              buffer_index, offsets->size());
+    TRI_ASSIGN_OR_RETURN(const ByteSpan data,
+                         file_.segment(segment->segment_index()));
+    const uint64_t offset = offsets->Get(buffer_index);
+    TRI_CHECK(offset <= data.size() && nbytes <= data.size() - offset,
+              Error::InvalidProgram,
+              "constant %" PRIu32 " [%" PRIu64 ", +%zu) lies outside "
+              "constant segment %" PRIu32 " (%zu bytes)",
+              buffer_index, offset, nbytes, segment->segment_index(),
+              data.size());
+    return ByteSpan(data.data() + offset, data.size() - offset);
+  }
+  const auto* buffers = p->constant_buffer();
+  TRI_CHECK(buffers != nullptr && buffer_index < buffers->size(),
+            Error::InvalidProgram,
+            "constant %" PRIu32 " does not exist (the program has %" PRIu32
+            " inline constant buffers and no constant segment)",
+            buffer_index, buffers ? buffers->size() : 0);
+  const auto* storage = buffers->Get(buffer_index)->storage();
+  const size_t size = storage ? storage->size() : 0;
+  TRI_CHECK(nbytes <= size, Error::InvalidProgram,
+            "inline constant buffer %" PRIu32 " holds %zu bytes, the tensor "
+            "needs %zu",
+            buffer_index, size, nbytes);
+  return ByteSpan(storage ? storage->data() : nullptr, size);
+}
+
+Result<ByteSpan> PteProgram::mutable_data(uint64_t segments_index,
+                                          uint32_t buffer_index,
+                                          size_t nbytes) const {
+  const auto* all = file_.program->mutable_data_segments();
+  TRI_CHECK(all != nullptr && segments_index < all->size(),
+            Error::InvalidProgram,
+            "mutable_data_segments[%" PRIu64 "] does not exist", segments_index);
+  const auto* sub = all->Get(static_cast<flatbuffers::uoffset_t>(segments_index));
+  const auto* offsets = sub->offsets();
+  TRI_CHECK(offsets != nullptr && buffer_index < offsets->size(),
+            Error::InvalidProgram,
+            "mutable data %" PRIu32 " is not in mutable_data_segments[%" PRIu64
+            "]",
+            buffer_index, segments_index);
+  TRI_ASSIGN_OR_RETURN(const ByteSpan data, file_.segment(sub->segment_index()));
+  const uint64_t offset = offsets->Get(buffer_index);
+  TRI_CHECK(offset <= data.size() && nbytes <= data.size() - offset,
+            Error::InvalidProgram,
+            "mutable data %" PRIu32 " [%" PRIu64 ", +%zu) lies outside "
+            "segment %" PRIu32 " (%zu bytes)",
+            buffer_index, offset, nbytes, sub->segment_index(), data.size());
+  return ByteSpan(data.data() + offset, nbytes);
+}
+
+Result<ByteSpan> PteProgram::delegate_data(uint32_t location,
+                                           uint32_t index) const {
+  if (location == static_cast<uint32_t>(fb::DataLocation::SEGMENT)) {
+    return file_.segment(index);
+  }
+  const auto* inline_data = file_.program->backend_delegate_data();
+  TRI_CHECK(inline_data != nullptr && index < inline_data->size(),
+            Error::InvalidProgram,
+            "inline delegate data %" PRIu32 " does not exist", index);
+  const auto* data = inline_data->Get(index)->data();
+  return ByteSpan(data ? data->data() : nullptr, data ? data->size() : 0);
+}
+
+}  // namespace tri::pte

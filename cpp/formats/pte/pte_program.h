@@ -1,0 +1,76 @@
+// The .pte front end: verifies an ExecuTorch program file and maps it, in
+// place, into what the shared executor runs. The file's bytes are never
+// copied; constants and delegate blobs are views into them, so the bytes must
+// outlive the program.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cpp/formats/pte/pte_file.h"
+#include "cpp/formats/pte/pte_named_data.h"
+#include "cpp/runtime/core/result.h"
+#include "cpp/runtime/core/span.h"
+#include "cpp/runtime/executor/program.h"
+
+namespace executorch_flatbuffer {
+struct Program;
+struct ExecutionPlan;
+}  // namespace executorch_flatbuffer
+
+namespace tri::pte {
+
+struct PteLoadOptions {
+  // A method whose memory plan asks for more than this fails to load (a
+  // hostile file could otherwise make the host allocate without bound).
+  uint64_t max_planned_bytes = uint64_t{1} << 30;
+};
+
+class PteProgram final : public Program {
+ public:
+  PteProgram() = default;
+
+  // Checks the header, verifies the flatbuffer and every segment's bounds.
+  static Result<PteProgram> load(ByteSpan file,
+                                 const PteLoadOptions& options = {});
+
+  const char* format() const override { return "pte"; }
+  size_t num_methods() const override;
+  const char* method_name(size_t method) const override;
+  Result<size_t> method_index(const char* name) const override;
+  size_t num_inputs(size_t method) const override;
+  Result<ValueInfo> input_info(size_t method, size_t index) const override;
+  size_t num_outputs(size_t method) const override;
+  Result<ValueInfo> output_info(size_t method, size_t index) const override;
+  size_t num_instructions(size_t method) const override;
+  size_t num_planned_buffers(size_t method) const override;
+  Result<size_t> planned_buffer_size(size_t method,
+                                     size_t index) const override;
+  Result<size_t> method_allocator_size(size_t method) const override;
+  Error check_dependencies(size_t method) const override;
+  Result<Method> load_method(size_t method, MemoryManager& memory,
+                             const MethodLoadOptions& options) const override;
+
+  const PteFile& file() const { return file_; }
+  const executorch_flatbuffer::ExecutionPlan* plan(size_t method) const;
+
+  // The data of constant `buffer_index` (constant_segment or the deprecated
+  // inline constant_buffer), at least `nbytes` long.
+  Result<ByteSpan> constant_data(uint32_t buffer_index, size_t nbytes) const;
+  // The initial state of a mutable tensor.
+  Result<ByteSpan> mutable_data(uint64_t segments_index, uint32_t buffer_index,
+                                size_t nbytes) const;
+  // The processed blob of a delegate (inline or in a segment).
+  Result<ByteSpan> delegate_data(uint32_t location, uint32_t index) const;
+  // The program's named data (delegate weights by key).
+  const PteNamedData& named_data() const { return named_data_; }
+
+ private:
+  Error check_planned_sizes() const;
+
+  PteFile file_;
+  PteLoadOptions options_;
+  PteNamedData named_data_;
+};
+
+}  // namespace tri::pte

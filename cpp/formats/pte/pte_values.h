@@ -1,0 +1,41 @@
+// Maps an ExecutionPlan's value table into EValues: scalars and lists by
+// value or by slot, tensors bound to their memory (constants in the file,
+// planned buffers, external data, or nothing yet for run-time inputs).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cpp/runtime/core/evalue.h"
+#include "cpp/runtime/core/memory_allocator.h"
+#include "cpp/runtime/core/named_data_map.h"
+#include "cpp/runtime/executor/program.h"
+
+namespace executorch_flatbuffer {
+struct ExecutionPlan;
+}
+
+namespace tri::pte {
+
+class PteProgram;
+
+struct ValueTableContext {
+  const PteProgram* program = nullptr;
+  const executorch_flatbuffer::ExecutionPlan* plan = nullptr;
+  MemoryManager* memory = nullptr;
+  const NamedDataMap* external = nullptr;
+  const char* method = "";
+};
+
+// Builds every value of the plan into `values` (already allocated, one per
+// entry of plan->values()).
+Error parse_values(const ValueTableContext& context, Span<EValue> values);
+
+// The declared kind/type/shape of value `index`, for method signatures.
+Result<ValueInfo> describe_value(const executorch_flatbuffer::ExecutionPlan* plan,
+                                 int32_t index);
+
+// Method-allocator bytes parse_values() needs at most for this plan.
+size_t value_table_bytes(const executorch_flatbuffer::ExecutionPlan* plan);
+
+}  // namespace tri::pte

@@ -1,0 +1,309 @@
+#include "cpp/host/host_model.h"
+
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+#include "cpp/host/value_json.h"
+
+namespace tri::host {
+
+struct HostModel::MethodState {
+  AlignedBuffer method_arena;
+  std::vector<AlignedBuffer> planned;
+  std::vector<Span<uint8_t>> planned_spans;
+  AlignedBuffer temp_arena;
+  MemoryAllocator method_allocator;
+  MemoryAllocator temp_allocator;
+  PlannedMemory planned_memory;
+  MemoryManager memory;
+  Method method;
+  bool ready = false;
+  // Storage for tensor inputs that the plan gives no memory.
+  std::vector<AlignedBuffer> input_storage;
+  // Row-major copies of outputs stored in another dim order.
+  std::vector<AlignedBuffer> output_storage;
+
+  ~MethodState() {
+    if (ready) {
+      method.destroy();
+    }
+  }
+};
+
+HostModel::HostModel() = default;
+HostModel::~HostModel() = default;
+
+Error HostModel::add_data_file(OwnedBytes bytes) {
+  TRI_CHECK(!loaded(), Error::InvalidState,
+            "external data must be added before the program is loaded");
+  TRI_CHECK(bytes.data() != nullptr, Error::MemoryAllocationFailed,
+            "no memory for the data file");
+  Result<pte::FlatTensorDataMap> map =
+      pte::FlatTensorDataMap::load(ByteSpan(bytes.data(), bytes.size()));
+  if (!map.ok()) {
+    return add_context(map.error(), "data file %zu", data_maps_.size());
+  }
+  data_bytes_.push_back(std::move(bytes));
+  data_maps_.push_back(std::make_unique<pte::FlatTensorDataMap>(map.take()));
+  data_map_ptrs_.push_back(data_maps_.back().get());
+  external_data_ = NamedDataMapChain(data_map_ptrs_.data(), data_map_ptrs_.size());
+  return Error::Ok;
+}
+
+Error HostModel::load(OwnedBytes bytes, const HostOptions& options) {
+  TRI_CHECK(!loaded(), Error::InvalidState, "a program is already loaded");
+  TRI_CHECK(bytes.data() != nullptr, Error::MemoryAllocationFailed,
+            "no memory for the program file");
+  options_ = options;
+  const ByteSpan file(bytes.data(), bytes.size());
+  pte::PteLoadOptions pte_options;
+  pte_options.max_planned_bytes = options.max_planned_bytes;
+  ByteSpan program_bytes = file;
+  if (pte::BundledProgram::has_bundled_program_magic(file)) {
+    Result<pte::BundledProgram> bundle = pte::BundledProgram::load(file);
+    if (!bundle.ok()) {
+      return bundle.error();
+    }
+    bundled_.emplace(bundle.take());
+    program_bytes = bundled_->program();
+  } else if (!pte::looks_like_pte(file)) {
+    char first[64];
+    snprintf(first, sizeof(first), "%02x %02x %02x %02x %02x %02x %02x %02x",
+             file.size() > 0 ? file[0] : 0, file.size() > 1 ? file[1] : 0,
+             file.size() > 2 ? file[2] : 0, file.size() > 3 ? file[3] : 0,
+             file.size() > 4 ? file[4] : 0, file.size() > 5 ? file[5] : 0,
+             file.size() > 6 ? file[6] : 0, file.size() > 7 ? file[7] : 0);
+    return fail(Error::InvalidProgram,
+                "unrecognized file format (%zu bytes; first bytes %s): "
+                "expected a .pte program (\"ET\" at offset 4) or a bundled "
+                "program (\"BP08\")",
+                file.size(), first);
+  }
+  Result<pte::PteProgram> program = pte::PteProgram::load(program_bytes, pte_options);
+  if (!program.ok()) {
+    bundled_.reset();
+    return program.error();
+  }
+  pte_.emplace(program.take());
+  // A program this build cannot run fails here, at load, naming the missing
+  // operators or backends, rather than at its first run.
+  for (size_t m = 0; m < pte_->num_methods(); ++m) {
+    const Error err = pte_->check_dependencies(m);
+    if (err != Error::Ok) {
+      pte_.reset();
+      bundled_.reset();
+      return err;
+    }
+  }
+  program_ = &*pte_;
+  format_ = bundled_ ? "bpte" : "pte";
+  bytes_ = std::move(bytes);
+  return Error::Ok;
+}
+
+std::string HostModel::describe_json() const {
+  nlohmann::json methods = nlohmann::json::array();
+  for (size_t m = 0; program_ != nullptr && m < program_->num_methods(); ++m) {
+    nlohmann::json method;
+    method["name"] = program_->method_name(m);
+    nlohmann::json inputs = nlohmann::json::array();
+    for (size_t i = 0; i < program_->num_inputs(m); ++i) {
+      Result<ValueInfo> info = program_->input_info(m, i);
+      inputs.push_back(info.ok() ? value_info_json(*info)
+                                 : nlohmann::json{{"kind", "Invalid"},
+                                                  {"error", last_error_message()}});
+    }
+    nlohmann::json outputs = nlohmann::json::array();
+    for (size_t i = 0; i < program_->num_outputs(m); ++i) {
+      Result<ValueInfo> info = program_->output_info(m, i);
+      outputs.push_back(info.ok() ? value_info_json(*info)
+                                  : nlohmann::json{{"kind", "Invalid"},
+                                                   {"error", last_error_message()}});
+    }
+    uint64_t planned = 0;
+    for (size_t b = 0; b < program_->num_planned_buffers(m); ++b) {
+      Result<size_t> size = program_->planned_buffer_size(m, b);
+      planned += size.ok() ? *size : 0;
+    }
+    method["inputs"] = std::move(inputs);
+    method["outputs"] = std::move(outputs);
+    method["instructions"] = program_->num_instructions(m);
+    method["plannedBytes"] = planned;
+    methods.push_back(std::move(method));
+  }
+  return nlohmann::json{{"format", format_}, {"methods", std::move(methods)}}.dump();
+}
+
+Result<HostModel::MethodState*> HostModel::method_state(const std::string& name) {
+  TRI_CHECK(loaded(), Error::InvalidState, "no program is loaded");
+  auto found = methods_.find(name);
+  if (found != methods_.end()) {
+    return found->second.get();
+  }
+  TRI_ASSIGN_OR_RETURN(const size_t m, program_->method_index(name.c_str()));
+  auto state = std::make_unique<MethodState>();
+  TRI_ASSIGN_OR_RETURN(const size_t arena_bytes, program_->method_allocator_size(m));
+  TRI_CHECK(state->method_arena.allocate(arena_bytes) &&
+                state->temp_arena.allocate(options_.temp_bytes),
+            Error::MemoryAllocationFailed,
+            "method '%s': cannot allocate %zu bytes of method memory",
+            name.c_str(), arena_bytes);
+  const size_t num_planned = program_->num_planned_buffers(m);
+  state->planned.resize(num_planned);
+  for (size_t b = 0; b < num_planned; ++b) {
+    TRI_ASSIGN_OR_RETURN(const size_t size, program_->planned_buffer_size(m, b));
+    TRI_CHECK(state->planned[b].allocate(size), Error::MemoryAllocationFailed,
+              "method '%s': cannot allocate planned buffer %zu of %zu bytes",
+              name.c_str(), b, size);
+    state->planned_spans.emplace_back(state->planned[b].data(), size);
+  }
+  state->method_allocator =
+      MemoryAllocator(state->method_arena.data(), state->method_arena.size());
+  state->temp_allocator =
+      MemoryAllocator(state->temp_arena.data(), state->temp_arena.size());
+  state->planned_memory = PlannedMemory(
+      Span<Span<uint8_t>>(state->planned_spans.data(), state->planned_spans.size()));
+  state->memory.method = &state->method_allocator;
+  state->memory.planned = &state->planned_memory;
+  state->memory.temp = &state->temp_allocator;
+  MethodLoadOptions load_options;
+  load_options.external_data = data_maps_.empty() ? nullptr : &external_data_;
+  Result<Method> method = program_->load_method(m, state->memory, load_options);
+  if (!method.ok()) {
+    return method.error();
+  }
+  state->method = method.take();
+  state->ready = true;
+  state->input_storage.resize(state->method.num_inputs());
+  state->output_storage.resize(state->method.num_outputs());
+  MethodState* raw = state.get();
+  methods_[name] = std::move(state);
+  return raw;
+}
+
+Result<uint8_t*> HostModel::prepare_input(const std::string& method,
+                                          size_t index,
+                                          const std::vector<int32_t>& shape) {
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+  TRI_ASSIGN_OR_RETURN(
+      Tensor* tensor,
+      state->method.prepare_input_tensor(
+          index, Span<const SizesType>(shape.data(), shape.size())));
+  if (tensor->data() == nullptr || tensor->capacity_bytes() < tensor->nbytes()) {
+    AlignedBuffer& storage = state->input_storage[index];
+    // Always a real address, even for zero elements: callers treat 0 as an
+    // error.
+    if (storage.data() == nullptr || storage.size() < tensor->nbytes()) {
+      TRI_CHECK(storage.allocate(tensor->nbytes()), Error::MemoryAllocationFailed,
+                "cannot allocate %zu bytes for input %zu", tensor->nbytes(),
+                index);
+    }
+    tensor->set_data(storage.data(), storage.size());
+  }
+  return static_cast<uint8_t*>(tensor->mutable_data());
+}
+
+Error HostModel::set_input_scalar(const std::string& method, size_t index,
+                                  const EValue& value) {
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+  return state->method.set_input_scalar(index, value);
+}
+
+Error HostModel::execute(const std::string& method) {
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+  return state->method.execute();
+}
+
+Result<size_t> HostModel::output_count(const std::string& method) {
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+  return state->method.num_outputs();
+}
+
+Result<const EValue*> HostModel::output(const std::string& method,
+                                        size_t index) {
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+  TRI_CHECK(index < state->method.num_outputs(), Error::InvalidArgument,
+            "method '%s' has %zu outputs; output %zu does not exist",
+            method.c_str(), state->method.num_outputs(), index);
+  return &state->method.output(index);
+}
+
+namespace {
+
+// Copies a tensor stored in any dim order into row-major order.
+void copy_row_major(const Tensor& t, uint8_t* dst) {
+  const size_t elem = t.element_size();
+  const uint8_t* src = static_cast<const uint8_t*>(t.data());
+  std::vector<int32_t> index(static_cast<size_t>(t.dim()), 0);
+  for (size_t i = 0; i < t.numel(); ++i) {
+    size_t offset = 0;
+    for (int32_t d = 0; d < t.dim(); ++d) {
+      offset += static_cast<size_t>(index[d]) * static_cast<size_t>(t.strides()[d]);
+    }
+    std::memcpy(dst + i * elem, src + offset * elem, elem);
+    for (int32_t d = t.dim() - 1; d >= 0; --d) {
+      if (++index[d] < t.size(d)) break;
+      index[d] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+Result<std::string> HostModel::output_json(const std::string& method,
+                                           size_t index) {
+  TRI_ASSIGN_OR_RETURN(const EValue* value, output(method, index));
+  if (!value->is_tensor() || value->to_tensor().is_contiguous()) {
+    return value_json(*value, /*with_pointer=*/true).dump();
+  }
+  // Callers read outputs as row-major bytes, so hand out a copy in that order.
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+  const Tensor& t = value->to_tensor();
+  AlignedBuffer& copy = state->output_storage[index];
+  if (copy.data() == nullptr || copy.size() < t.nbytes()) {
+    TRI_CHECK(copy.allocate(t.nbytes()), Error::MemoryAllocationFailed,
+              "cannot allocate %zu bytes for output %zu", t.nbytes(), index);
+  }
+  copy_row_major(t, copy.data());
+  nlohmann::json json = value_json(*value, /*with_pointer=*/true);
+  json["ptr"] = reinterpret_cast<uintptr_t>(copy.data());
+  json["contiguous"] = true;
+  return json.dump();
+}
+
+size_t HostModel::bundled_test_count() const {
+  return bundled_ ? bundled_->total_test_cases() : 0;
+}
+
+Result<std::string> HostModel::bundled_test_json(size_t index) const {
+  TRI_CHECK(index < bundled_test_count(), Error::NotFound,
+            "the loaded file has no bundled test %zu (it has %zu)", index,
+            bundled_test_count());
+  // Test cases are numbered across suites, suite by suite.
+  size_t suite = 0;
+  size_t local = index;
+  for (; suite < bundled_->num_method_suites(); ++suite) {
+    TRI_ASSIGN_OR_RETURN(const size_t n, bundled_->num_test_cases(suite));
+    if (local < n) break;
+    local -= n;
+  }
+  TRI_ASSIGN_OR_RETURN(const Span<const char> name, bundled_->method_name(suite));
+  TRI_ASSIGN_OR_RETURN(const pte::BundledTestCase test, bundled_->test_case(suite, local));
+  nlohmann::json inputs = nlohmann::json::array();
+  for (size_t i = 0; i < test.num_inputs(); ++i) {
+    TRI_ASSIGN_OR_RETURN(const pte::BundledValue v, test.input(i));
+    inputs.push_back(bundled_value_json(v));
+  }
+  nlohmann::json outputs = nlohmann::json::array();
+  for (size_t i = 0; i < test.num_expected_outputs(); ++i) {
+    TRI_ASSIGN_OR_RETURN(const pte::BundledValue v, test.expected_output(i));
+    outputs.push_back(bundled_value_json(v));
+  }
+  return nlohmann::json{{"method", std::string(name.data(), name.size())},
+                        {"inputs", std::move(inputs)},
+                        {"outputs", std::move(outputs)}}
+      .dump();
+}
+
+}  // namespace tri::host

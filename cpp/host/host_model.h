@@ -1,0 +1,81 @@
+// The host-side session over one loaded file: owns the bytes, the front end's
+// program, and per method the memory a run needs (method arena, planned
+// buffers, scratch, storage for inputs the plan leaves unplanned). The wasm
+// bindings and the native tools are thin wrappers over this class.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cpp/formats/pte/bundled/bundled_program.h"
+#include "cpp/formats/pte/flat_tensor/flat_tensor_data_map.h"
+#include "cpp/formats/pte/pte_program.h"
+#include "cpp/host/owned_bytes.h"
+#include "cpp/runtime/core/named_data_map.h"
+#include "cpp/runtime/executor/method.h"
+
+namespace tri::host {
+
+struct HostOptions {
+  // Cap on the memory plan of any method (hostile files ask for anything).
+  uint64_t max_planned_bytes = uint64_t{1} << 30;
+  // Kernel scratch per method.
+  size_t temp_bytes = size_t{1} << 20;
+};
+
+class HostModel {
+ public:
+  HostModel();
+  ~HostModel();
+  HostModel(const HostModel&) = delete;
+  HostModel& operator=(const HostModel&) = delete;
+
+  // External data (.ptd) that tensors may reference; before load().
+  Error add_data_file(OwnedBytes bytes);
+  Error load(OwnedBytes bytes, const HostOptions& options = HostOptions());
+
+  bool loaded() const { return program_ != nullptr; }
+  // "pte" or "bpte".
+  const char* format() const { return format_; }
+  const Program& program() const { return *program_; }
+
+  // {"methods":[{"name","inputs","outputs","instructions","plannedBytes"}]}
+  std::string describe_json() const;
+
+  // Resizes tensor input `index` and returns where its bytes go.
+  Result<uint8_t*> prepare_input(const std::string& method, size_t index,
+                                 const std::vector<int32_t>& shape);
+  Error set_input_scalar(const std::string& method, size_t index,
+                         const EValue& value);
+  Error execute(const std::string& method);
+  Result<size_t> output_count(const std::string& method);
+  // The output value; valid until the next call on this method.
+  Result<const EValue*> output(const std::string& method, size_t index);
+  // JSON for the bindings: tensors as {"kind","dtype","shape","ptr","nbytes"}.
+  Result<std::string> output_json(const std::string& method, size_t index);
+
+  size_t bundled_test_count() const;
+  Result<std::string> bundled_test_json(size_t index) const;
+
+ private:
+  struct MethodState;
+  Result<MethodState*> method_state(const std::string& name);
+
+  std::vector<OwnedBytes> data_bytes_;
+  std::vector<std::unique_ptr<pte::FlatTensorDataMap>> data_maps_;
+  std::vector<const NamedDataMap*> data_map_ptrs_;
+  NamedDataMapChain external_data_;
+  OwnedBytes bytes_;
+  HostOptions options_;
+  const char* format_ = "";
+  std::optional<pte::BundledProgram> bundled_;
+  std::optional<pte::PteProgram> pte_;
+  const Program* program_ = nullptr;
+  std::map<std::string, std::unique_ptr<MethodState>> methods_;
+};
+
+}  // namespace tri::host

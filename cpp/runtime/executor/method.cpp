@@ -1,0 +1,151 @@
+#include "cpp/runtime/executor/method.h"
+
+#include <cinttypes>
+
+namespace tri {
+
+const EValue& Method::input(size_t index) const {
+  return plan_.values[static_cast<size_t>(plan_.inputs[index])];
+}
+
+const EValue& Method::output(size_t index) const {
+  return plan_.values[static_cast<size_t>(plan_.outputs[index])];
+}
+
+Error Method::check_input_index(size_t index) const {
+  TRI_CHECK(index < plan_.inputs.size(), Error::InvalidArgument,
+            "method '%s' has %zu inputs; input %zu does not exist", plan_.name,
+            plan_.inputs.size(), index);
+  return Error::Ok;
+}
+
+Result<Tensor*> Method::prepare_input_tensor(size_t index,
+                                             Span<const SizesType> sizes) {
+  TRI_TRY(check_input_index(index));
+  const EValue& slot = input(index);
+  TRI_CHECK(slot.is_tensor(), Error::InvalidType,
+            "input %zu of method '%s' is %s, not a Tensor", index, plan_.name,
+            tag_name(slot.tag));
+  Tensor* tensor = slot.payload.as_tensor;
+  TRI_TRY_CONTEXT(tensor->resize(sizes), "input %zu of method '%s'", index,
+                  plan_.name);
+  return tensor;
+}
+
+Error Method::set_input_scalar(size_t index, const EValue& value) {
+  TRI_TRY(check_input_index(index));
+  EValue& slot = plan_.values[static_cast<size_t>(plan_.inputs[index])];
+  TRI_CHECK(slot.tag == value.tag, Error::InvalidType,
+            "input %zu of method '%s' is %s, got %s", index, plan_.name,
+            tag_name(slot.tag), tag_name(value.tag));
+  TRI_CHECK(value.is_scalar(), Error::InvalidType,
+            "input %zu of method '%s': only Int, Double and Bool inputs are "
+            "set by value", index, plan_.name);
+  slot = value;
+  return Error::Ok;
+}
+
+Error Method::run_instruction(size_t pc, size_t* next_pc) {
+  const Instruction& instr = plan_.instructions[pc];
+  *next_pc = pc + 1;
+  switch (instr.kind) {
+    case InstructionKind::KernelCall: {
+      const ResolvedOperator& op = plan_.operators[instr.target];
+      KernelContext context;
+      context.temp = temp_;
+      context.user_data = op.kernel->user_data;
+      KernelArgs args(instr.args, instr.num_args);
+      if (temp_ != nullptr) {
+        temp_->reset();
+      }
+      TRI_TRY_CONTEXT(op.kernel->fn(context, args), "instruction %zu (%s)", pc,
+                      op.name);
+      return Error::Ok;
+    }
+    case InstructionKind::DelegateCall: {
+      const DelegateInstance& d = plan_.delegates[instr.target];
+      KernelContext context;
+      context.temp = temp_;
+      if (temp_ != nullptr) {
+        temp_->reset();
+      }
+      TRI_TRY_CONTEXT(
+          d.backend->execute(d.handle, context,
+                             Span<EValue*>(instr.args, instr.num_args)),
+          "instruction %zu (delegate %" PRIu32 ", %s)", pc, instr.target,
+          d.backend_id);
+      return Error::Ok;
+    }
+    case InstructionKind::Move:
+      plan_.values[static_cast<size_t>(instr.b)] =
+          plan_.values[static_cast<size_t>(instr.a)];
+      return Error::Ok;
+    case InstructionKind::JumpFalse: {
+      const EValue& cond = plan_.values[static_cast<size_t>(instr.a)];
+      bool value = false;
+      if (cond.is_bool()) {
+        value = cond.to_bool();
+      } else if (cond.is_tensor() &&
+                 cond.to_tensor().scalar_type() == ScalarType::Bool &&
+                 cond.to_tensor().numel() == 1 &&
+                 cond.to_tensor().data() != nullptr) {
+        value = *cond.to_tensor().data_ptr<const bool>();
+      } else {
+        return fail(Error::InvalidType,
+                    "instruction %zu (JumpFalse): condition value %" PRId32
+                    " is %s, expected Bool",
+                    pc, instr.a, tag_name(cond.tag));
+      }
+      if (!value) {
+        *next_pc = static_cast<size_t>(instr.b);
+      }
+      return Error::Ok;
+    }
+    case InstructionKind::Free: {
+      // Only tensors the runtime gave no planned memory are freed; clearing
+      // the pointer makes a later use fail loudly rather than read stale data.
+      EValue& v = plan_.values[static_cast<size_t>(instr.a)];
+      if (v.is_tensor()) {
+        v.to_tensor().set_data(nullptr, 0);
+      }
+      return Error::Ok;
+    }
+  }
+  return fail(Error::Internal, "instruction %zu has an unknown kind", pc);
+}
+
+Error Method::execute(const ExecuteOptions& options) {
+  // Inputs the plan left without memory must have been bound by the caller.
+  for (size_t i = 0; i < plan_.inputs.size(); ++i) {
+    const EValue& v = input(i);
+    TRI_CHECK(!v.is_tensor() || v.to_tensor().data() != nullptr ||
+                  v.to_tensor().nbytes() == 0,
+              Error::InvalidState, "input %zu of method '%s' was not set", i,
+              plan_.name);
+  }
+  size_t pc = 0;
+  uint64_t executed = 0;
+  const size_t end = plan_.instructions.size();
+  while (pc < end) {
+    TRI_CHECK(executed < options.max_instructions, Error::LimitExceeded,
+              "method '%s' ran %" PRIu64
+              " instructions without finishing (a jump loops?)",
+              plan_.name, executed);
+    size_t next = 0;
+    TRI_TRY_CONTEXT(run_instruction(pc, &next), "method '%s'", plan_.name);
+    pc = next;
+    ++executed;
+  }
+  return Error::Ok;
+}
+
+void Method::destroy() {
+  for (DelegateInstance& d : plan_.delegates) {
+    if (d.backend != nullptr && d.handle != nullptr) {
+      d.backend->destroy(d.handle);
+      d.handle = nullptr;
+    }
+  }
+}
+
+}  // namespace tri

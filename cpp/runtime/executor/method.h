@@ -1,0 +1,72 @@
+// A loaded method: the value table, the resolved instructions and the
+// interpreter loop. Every format front end builds one of these (the .pte
+// front end maps the file's ExecutionPlan; the .pt2 front end lowers a graph),
+// so there is one interpreter core.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cpp/runtime/core/evalue.h"
+#include "cpp/runtime/core/memory_allocator.h"
+#include "cpp/runtime/core/span.h"
+#include "cpp/runtime/executor/instruction.h"
+
+namespace tri {
+
+// Everything a front end hands to a Method. All arrays live in the method
+// allocator (or the loaded file) and outlive the Method.
+struct MethodPlan {
+  const char* name = "";
+  Span<EValue> values;
+  Span<Instruction> instructions;
+  Span<const int32_t> inputs;
+  Span<const int32_t> outputs;
+  Span<ResolvedOperator> operators;
+  Span<DelegateInstance> delegates;
+};
+
+struct ExecuteOptions {
+  // Bounds the instructions one execute() may run, so a program whose jumps
+  // loop forever fails instead of hanging the page.
+  uint64_t max_instructions = 100000000;
+};
+
+class Method {
+ public:
+  Method() = default;
+  Method(const MethodPlan& plan, MemoryAllocator* temp)
+      : plan_(plan), temp_(temp) {}
+
+  const char* name() const { return plan_.name; }
+  size_t num_inputs() const { return plan_.inputs.size(); }
+  size_t num_outputs() const { return plan_.outputs.size(); }
+  size_t num_instructions() const { return plan_.instructions.size(); }
+
+  const EValue& input(size_t index) const;
+  const EValue& output(size_t index) const;
+
+  // Resizes tensor input `index` to `sizes` (checked against its dynamism and
+  // bound) and returns it; the caller writes the data at mutable_data(), or,
+  // when that is null (an input the plan gave no memory), binds memory with
+  // set_data() first.
+  Result<Tensor*> prepare_input_tensor(size_t index,
+                                       Span<const SizesType> sizes);
+
+  // Sets a non-tensor input; its kind must match the program's.
+  Error set_input_scalar(size_t index, const EValue& value);
+
+  Error execute(const ExecuteOptions& options = ExecuteOptions());
+
+  // Releases delegate handles. The memory itself belongs to the caller.
+  void destroy();
+
+ private:
+  Error check_input_index(size_t index) const;
+  Error run_instruction(size_t pc, size_t* next_pc);
+
+  MethodPlan plan_;
+  MemoryAllocator* temp_ = nullptr;
+};
+
+}  // namespace tri

@@ -1,0 +1,65 @@
+// What every format front end offers the bindings and tools: the methods of a
+// loaded file, their signatures and memory needs, and loading one of them
+// into a Method that the shared interpreter runs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cpp/runtime/core/evalue.h"
+#include "cpp/runtime/core/memory_allocator.h"
+#include "cpp/runtime/core/named_data_map.h"
+#include "cpp/runtime/core/result.h"
+#include "cpp/runtime/core/tensor.h"
+#include "cpp/runtime/executor/method.h"
+
+namespace tri {
+
+// The declared kind of an input or output (and, for tensors, the type, the
+// shape or its upper bound, and the dynamism).
+struct ValueInfo {
+  Tag tag = Tag::None;
+  ScalarType dtype = ScalarType::Float;
+  ShapeDynamism dynamism = ShapeDynamism::Static;
+  uint8_t dim = 0;
+  SizesType sizes[kTensorDimLimit] = {};
+};
+
+struct MethodLoadOptions {
+  // External data (e.g. `.ptd` files) that tensors may reference by key.
+  const NamedDataMap* external_data = nullptr;
+};
+
+class Program {
+ public:
+  virtual const char* format() const = 0;
+  virtual size_t num_methods() const = 0;
+  virtual const char* method_name(size_t method) const = 0;
+  // NotFound, listing the method names, when there is no such method.
+  virtual Result<size_t> method_index(const char* name) const = 0;
+
+  virtual size_t num_inputs(size_t method) const = 0;
+  virtual Result<ValueInfo> input_info(size_t method, size_t index) const = 0;
+  virtual size_t num_outputs(size_t method) const = 0;
+  virtual Result<ValueInfo> output_info(size_t method, size_t index) const = 0;
+  virtual size_t num_instructions(size_t method) const = 0;
+
+  // The memory plan: buffer sizes the caller must provide to load_method().
+  virtual size_t num_planned_buffers(size_t method) const = 0;
+  virtual Result<size_t> planned_buffer_size(size_t method,
+                                             size_t index) const = 0;
+  // Bytes of method-allocator memory load_method() needs at most.
+  virtual Result<size_t> method_allocator_size(size_t method) const = 0;
+
+  // Whether every operator and backend the method needs is registered; the
+  // error names the missing ones. Cheap: allocates nothing.
+  virtual Error check_dependencies(size_t method) const = 0;
+
+  virtual Result<Method> load_method(size_t method, MemoryManager& memory,
+                                     const MethodLoadOptions& options) const = 0;
+
+ protected:
+  ~Program() = default;
+};
+
+}  // namespace tri

@@ -1,0 +1,52 @@
+// The operator registry: "namespace::name.overload" -> out-variant kernel.
+// Both the .pte and .pt2 front ends resolve every operator here at load time,
+// so a missing operator is reported before anything runs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cpp/runtime/core/error.h"
+#include "cpp/runtime/core/memory_allocator.h"
+#include "cpp/runtime/kernel/kernel_args.h"
+
+namespace tri {
+
+struct KernelContext {
+  // Scratch for this call only; reset between instructions.
+  MemoryAllocator* temp = nullptr;
+  // Whatever the registration supplied (e.g. the JS function of a custom op).
+  const void* user_data = nullptr;
+};
+
+// Arguments follow ExecuTorch's KernelCall layout: the schema's inputs in
+// order, then the out tensors, then the returned values (which alias outs).
+using KernelFn = Error (*)(KernelContext& context, KernelArgs& args);
+
+struct KernelEntry {
+  // Full schema name, e.g. "aten::add.out" (no overload: "aten::foo").
+  const char* name = nullptr;
+  KernelFn fn = nullptr;
+  // Expected number of KernelCall arguments; -1 when it varies.
+  int32_t num_args = -1;
+  const void* user_data = nullptr;
+};
+
+constexpr size_t kMaxRegisteredKernels = 2048;
+
+// Adds a kernel. Registering a name again replaces the earlier kernel when
+// `replace` is set and fails otherwise. The name must stay valid.
+Error register_kernel(const KernelEntry& entry, bool replace = false);
+Error register_kernels(Span<const KernelEntry> entries);
+
+// Looks up "<op_name>.<overload>" (or "<op_name>" when overload is empty).
+const KernelEntry* find_kernel(const char* op_name, const char* overload);
+const KernelEntry* find_kernel(const char* full_name);
+
+size_t num_registered_kernels();
+const KernelEntry& registered_kernel(size_t index);
+
+// Removes every kernel (tests).
+void clear_kernel_registry();
+
+}  // namespace tri

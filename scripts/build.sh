@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds everything from the same sources: the native runtime and tests, the
+# two wasm builds (single-threaded and pthreads), and the TypeScript API.
+# Output: build/native, build/wasm*, dist/wasm, dist/js.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+# Debian's emcc needs Node to find its acorn there (ENVIRONMENT.md).
+export NODE_PATH=/usr/share/nodejs
+
+what=${1:-all}
+
+build_native() {
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/native -j"$jobs"
+}
+
+# Test programs and demo samples written by the project's own .pte writer.
+build_fixtures() {
+  python3 tools/pte/make_fixtures.py build/fixtures --demo demo/samples
+}
+
+build_wasm() {
+  local dir=$1 threads=$2
+  emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release \
+    -DTRIDENT_WASM_THREADS="$threads" >/dev/null
+  cmake --build "$dir" -j"$jobs"
+}
+
+build_js() {
+  mkdir -p dist/wasm
+  cp build/wasm/wasm/trident.mjs build/wasm/wasm/trident.wasm dist/wasm/
+  if [ -f build/wasm-threads/wasm/trident-threads.mjs ]; then
+    cp build/wasm-threads/wasm/trident-threads.* dist/wasm/
+  fi
+  npx tsc -p js/tsconfig.json
+}
+
+case "$what" in
+  native) build_native; build_fixtures ;;
+  fixtures) build_fixtures ;;
+  wasm) build_wasm build/wasm OFF; build_wasm build/wasm-threads ON; build_js ;;
+  js) build_js ;;
+  all)
+    build_native
+    build_fixtures
+    build_wasm build/wasm OFF
+    build_wasm build/wasm-threads ON
+    build_js
+    ;;
+  *) echo "usage: scripts/build.sh [all|native|fixtures|wasm|js]" >&2; exit 2 ;;
+esac

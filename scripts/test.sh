@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# npm test: installs what is missing, builds everything, and runs every test:
+# the runtime symbol check, the C++ units (ctest), and the Vitest suites (JS
+# API through the real wasm build, corpus conformance, the demo in Chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh all
+bash scripts/check-runtime-symbols.sh
+(cd build/native && ctest --output-on-failure -j"$(nproc)")
+npx vitest run

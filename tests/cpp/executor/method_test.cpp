@@ -1,0 +1,189 @@
+// The interpreter on hand-built plans: every instruction kind, input binding,
+// error context, and the instruction budget that stops runaway jumps.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cpp/runtime/executor/method.h"
+#include "tests/cpp/support/tensor_factory.h"
+
+namespace tri {
+namespace {
+
+using testing::TensorFactory;
+
+// test::increment(Tensor self, *, Tensor(a!) out) -> Tensor(a!): out = self + 1
+Error increment(KernelContext&, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(Tensor * self, args.tensor(0));
+  TRI_ASSIGN_OR_RETURN(Tensor * out, args.tensor(1));
+  TRI_CHECK(self->scalar_type() == ScalarType::Float, Error::InvalidType,
+            "self: dtype %s, expected Float", scalar_type_name(self->scalar_type()));
+  TRI_TRY(out->resize(self->sizes()));
+  for (size_t i = 0; i < self->numel(); ++i) {
+    out->data_ptr<float>()[i] = self->data_ptr<float>()[i] + 1.0f;
+  }
+  return Error::Ok;
+}
+
+class MethodTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    entry_.name = "test::increment.out";
+    entry_.fn = increment;
+    entry_.num_args = 3;
+    ops_.push_back({&entry_, "test::increment.out"});
+  }
+
+  Method make(std::vector<EValue>& values, std::vector<Instruction>& instrs,
+              std::vector<int32_t>& inputs, std::vector<int32_t>& outputs) {
+    MethodPlan plan;
+    plan.name = "forward";
+    plan.values = Span<EValue>(values.data(), values.size());
+    plan.instructions = Span<Instruction>(instrs.data(), instrs.size());
+    plan.inputs = Span<const int32_t>(inputs.data(), inputs.size());
+    plan.outputs = Span<const int32_t>(outputs.data(), outputs.size());
+    plan.operators = Span<ResolvedOperator>(ops_.data(), ops_.size());
+    return Method(plan, nullptr);
+  }
+
+  Instruction kernel_call(std::vector<EValue*>& args) {
+    Instruction instr;
+    instr.kind = InstructionKind::KernelCall;
+    instr.target = 0;
+    instr.args = args.data();
+    instr.num_args = static_cast<uint32_t>(args.size());
+    return instr;
+  }
+
+  KernelEntry entry_;
+  std::vector<ResolvedOperator> ops_;
+  TensorFactory tf_;
+};
+
+TEST_F(MethodTest, KernelCallRunsAndOutputsAlias) {
+  Tensor* in = tf_.make(ScalarType::Float, {2}, {1, 2});
+  Tensor* out = tf_.zeros(ScalarType::Float, {2});
+  std::vector<EValue> values = {EValue::from_tensor(in), EValue::from_tensor(out)};
+  std::vector<EValue*> args = {&values[0], &values[1], &values[1]};
+  std::vector<Instruction> instrs = {kernel_call(args)};
+  std::vector<int32_t> inputs = {0}, outputs = {1};
+  Method m = make(values, instrs, inputs, outputs);
+  ASSERT_EQ(m.execute(), Error::Ok) << last_error_message();
+  EXPECT_EQ(TensorFactory::values(m.output(0).to_tensor()),
+            (std::vector<double>{2, 3}));
+}
+
+TEST_F(MethodTest, KernelErrorsCarryInstructionAndOperator) {
+  Tensor* in = tf_.make(ScalarType::Long, {1}, {1});
+  Tensor* out = tf_.zeros(ScalarType::Float, {1});
+  std::vector<EValue> values = {EValue::from_tensor(in), EValue::from_tensor(out)};
+  std::vector<EValue*> args = {&values[0], &values[1], &values[1]};
+  std::vector<Instruction> instrs = {kernel_call(args)};
+  std::vector<int32_t> inputs = {0}, outputs = {1};
+  Method m = make(values, instrs, inputs, outputs);
+  EXPECT_EQ(m.execute(), Error::InvalidType);
+  EXPECT_STREQ(last_error_message(),
+               "method 'forward': instruction 0 (test::increment.out): self: "
+               "dtype Long, expected Float");
+}
+
+TEST_F(MethodTest, JumpFalseAndMove) {
+  // 0: JumpFalse(cond=v2, dest=3)
+  // 1: increment(v0) -> v1
+  // 2: JumpFalse(cond=v3 (false), dest=4)   -- unconditional skip
+  // 3: Move v0 -> v1
+  Tensor* in = tf_.make(ScalarType::Float, {1}, {5});
+  Tensor* out = tf_.zeros(ScalarType::Float, {1});
+  std::vector<EValue> values = {EValue::from_tensor(in), EValue::from_tensor(out),
+                                EValue::from_bool(true), EValue::from_bool(false)};
+  std::vector<EValue*> args = {&values[0], &values[1], &values[1]};
+  Instruction jump;
+  jump.kind = InstructionKind::JumpFalse;
+  jump.a = 2;
+  jump.b = 3;
+  Instruction skip;
+  skip.kind = InstructionKind::JumpFalse;
+  skip.a = 3;
+  skip.b = 4;
+  Instruction move;
+  move.kind = InstructionKind::Move;
+  move.a = 0;
+  move.b = 1;
+  std::vector<Instruction> instrs = {jump, kernel_call(args), skip, move};
+  std::vector<int32_t> inputs = {2}, outputs = {1};
+  Method m = make(values, instrs, inputs, outputs);
+  ASSERT_EQ(m.execute(), Error::Ok) << last_error_message();
+  EXPECT_EQ(TensorFactory::values(m.output(0).to_tensor()), (std::vector<double>{6}));
+  // With the condition false, the jump skips the kernel and the move makes the
+  // output slot alias the input.
+  ASSERT_EQ(m.set_input_scalar(0, EValue::from_bool(false)), Error::Ok);
+  ASSERT_EQ(m.execute(), Error::Ok) << last_error_message();
+  EXPECT_EQ(&m.output(0).to_tensor(), in);
+}
+
+TEST_F(MethodTest, JumpConditionMustBeBool) {
+  std::vector<EValue> values = {EValue::from_int(1)};
+  Instruction jump;
+  jump.kind = InstructionKind::JumpFalse;
+  jump.a = 0;
+  jump.b = 0;
+  std::vector<Instruction> instrs = {jump};
+  std::vector<int32_t> inputs, outputs;
+  Method m = make(values, instrs, inputs, outputs);
+  EXPECT_EQ(m.execute(), Error::InvalidType);
+  EXPECT_NE(std::string(last_error_message()).find("expected Bool"), std::string::npos);
+}
+
+TEST_F(MethodTest, RunawayLoopHitsTheBudget) {
+  std::vector<EValue> values = {EValue::from_bool(false)};
+  Instruction loop;
+  loop.kind = InstructionKind::JumpFalse;
+  loop.a = 0;
+  loop.b = 0;  // jumps to itself forever
+  std::vector<Instruction> instrs = {loop};
+  std::vector<int32_t> inputs, outputs;
+  Method m = make(values, instrs, inputs, outputs);
+  ExecuteOptions options;
+  options.max_instructions = 1000;
+  EXPECT_EQ(m.execute(options), Error::LimitExceeded);
+  EXPECT_NE(std::string(last_error_message()).find("without finishing"),
+            std::string::npos);
+}
+
+TEST_F(MethodTest, FreeClearsTensorData) {
+  Tensor* t = tf_.make(ScalarType::Float, {1}, {1});
+  std::vector<EValue> values = {EValue::from_tensor(t)};
+  Instruction free_call;
+  free_call.kind = InstructionKind::Free;
+  free_call.a = 0;
+  std::vector<Instruction> instrs = {free_call};
+  std::vector<int32_t> inputs, outputs = {0};
+  Method m = make(values, instrs, inputs, outputs);
+  ASSERT_EQ(m.execute(), Error::Ok);
+  EXPECT_EQ(t->data(), nullptr);
+}
+
+TEST_F(MethodTest, InputsAreCheckedByKindAndShape) {
+  Tensor* in = tf_.zeros(ScalarType::Float, {4}, {}, ShapeDynamism::DynamicBound);
+  std::vector<EValue> values = {EValue::from_tensor(in), EValue::from_int(3)};
+  std::vector<Instruction> instrs;
+  std::vector<int32_t> inputs = {0, 1}, outputs = {0};
+  Method m = make(values, instrs, inputs, outputs);
+  const SizesType two[] = {2};
+  ASSERT_TRUE(m.prepare_input_tensor(0, two).ok());
+  EXPECT_EQ(in->numel(), 2u);
+  const SizesType five[] = {5};
+  EXPECT_FALSE(m.prepare_input_tensor(0, five).ok());
+  EXPECT_NE(std::string(last_error_message()).find("input 0 of method 'forward'"),
+            std::string::npos);
+  EXPECT_FALSE(m.prepare_input_tensor(1, two).ok());
+  EXPECT_EQ(m.set_input_scalar(1, EValue::from_double(1.0)), Error::InvalidType);
+  EXPECT_EQ(m.set_input_scalar(1, EValue::from_int(7)), Error::Ok);
+  EXPECT_EQ(m.input(1).to_int(), 7);
+  EXPECT_FALSE(m.prepare_input_tensor(2, two).ok());
+}
+
+}  // namespace
+}  // namespace tri

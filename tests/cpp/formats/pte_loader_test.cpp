@@ -1,0 +1,190 @@
+// The .pte front end on real files and on hostile variants of them: header
+// forms, verification, segment bounds, constants, memory-plan limits.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cpp/formats/pte/pte_program.h"
+#include "tests/cpp/support/shared_corpus.h"
+
+namespace tri::pte {
+namespace {
+
+using ::tri::testing::read_file;
+using ::tri::testing::shared_dir;
+
+std::vector<uint8_t> corpus(const std::string& name) {
+  return read_file(shared_dir() + "/corpus/pte/" + name);
+}
+
+const char kAppleAdd[] =
+    "pytorch__executorch/extension__apple__ExecuTorch____tests____resources__add.pte";
+const char kArduinoAdd[] =
+    "pytorch__executorch/examples__arduino__examples__AddModel__model.pte";
+const char kXor[] =
+    "pytorch__executorch/extension__android__executorch_android__src__androidTest__resources__xor.pte";
+const char kDeprecated[] =
+    "pytorch__executorch/test__models__deprecated__ModuleLinear-no-constant-segment.pte";
+const char kDnf[] = "berndporr__dnf_executorch/test__dnf_executorch1.pte";
+
+bool message_has(const char* text) {
+  return std::string(last_error_message()).find(text) != std::string::npos;
+}
+
+TEST(PteHeader, AllThreeFormsOfTheCorpus) {
+  TRI_REQUIRE_SHARED();
+  const auto none = corpus(kAppleAdd);
+  auto header = parse_pte_header(ByteSpan(none.data(), none.size()));
+  ASSERT_TRUE(header.ok()) << last_error_message();
+  EXPECT_FALSE(header->has_extended_header);
+  EXPECT_EQ(header->file_version, 12u);
+
+  const auto long_form = corpus(kArduinoAdd);
+  header = parse_pte_header(ByteSpan(long_form.data(), long_form.size()));
+  ASSERT_TRUE(header.ok()) << last_error_message();
+  EXPECT_TRUE(header->has_extended_header);
+  EXPECT_EQ(header->extended_header_length, 32u);
+  EXPECT_GT(header->segment_data_size, 0u);
+  EXPECT_GE(header->segment_base_offset, header->program_size);
+
+  const auto short_form = corpus(kXor);
+  header = parse_pte_header(ByteSpan(short_form.data(), short_form.size()));
+  ASSERT_TRUE(header.ok()) << last_error_message();
+  EXPECT_EQ(header->extended_header_length, 24u);
+  EXPECT_EQ(header->segment_data_size, 0u);
+}
+
+TEST(PteProgram, DescribesMethods) {
+  TRI_REQUIRE_SHARED();
+  const auto bytes = corpus(kDnf);
+  auto program = PteProgram::load(ByteSpan(bytes.data(), bytes.size()));
+  ASSERT_TRUE(program.ok()) << last_error_message();
+  ASSERT_EQ(program->num_methods(), 4u);
+  auto forward = program->method_index("forward");
+  ASSERT_TRUE(forward.ok());
+  EXPECT_EQ(program->num_inputs(*forward), 2u);
+  auto input = program->input_info(*forward, 0);
+  ASSERT_TRUE(input.ok());
+  EXPECT_EQ(input->tag, Tag::Tensor);
+  EXPECT_EQ(input->dtype, ScalarType::Float);
+  ASSERT_EQ(input->dim, 2);
+  EXPECT_EQ(input->sizes[1], 50);
+  EXPECT_FALSE(program->method_index("backward").ok());
+  EXPECT_TRUE(message_has("no method 'backward'"));
+  EXPECT_TRUE(message_has("'forward'"));
+}
+
+TEST(PteProgram, ConstantsFromSegmentAndDeprecatedBuffer) {
+  TRI_REQUIRE_SHARED();
+  // AddModel computes x + 1.0 with the 1.0 in the constant segment.
+  const auto seg = corpus(kArduinoAdd);
+  auto program = PteProgram::load(ByteSpan(seg.data(), seg.size()));
+  ASSERT_TRUE(program.ok()) << last_error_message();
+  // The constant is a 0-d float: 4 bytes in a 4-byte segment.
+  auto data = program->constant_data(1, 4);
+  ASSERT_TRUE(data.ok()) << last_error_message();
+  float one;
+  memcpy(&one, data->data(), sizeof(one));
+  EXPECT_EQ(one, 1.0f);
+  EXPECT_FALSE(program->constant_data(1, 8).ok());
+  EXPECT_TRUE(message_has("lies outside constant segment")) << last_error_message();
+  EXPECT_FALSE(program->constant_data(99, 4).ok());
+
+  const auto old = corpus(kDeprecated);
+  program = PteProgram::load(ByteSpan(old.data(), old.size()));
+  ASSERT_TRUE(program.ok()) << last_error_message();
+  data = program->constant_data(1, 16);
+  ASSERT_TRUE(data.ok()) << last_error_message();
+  EXPECT_FALSE(program->constant_data(1, 1 << 20).ok());
+  EXPECT_TRUE(message_has("needs"));
+}
+
+TEST(PteHostile, TruncatedFiles) {
+  TRI_REQUIRE_SHARED();
+  const auto bytes = corpus(kArduinoAdd);
+  for (size_t cut : {size_t{0}, size_t{7}, size_t{20}, bytes.size() / 2,
+                     bytes.size() - 1}) {
+    SCOPED_TRACE(cut);
+    auto program = PteProgram::load(ByteSpan(bytes.data(), cut));
+    EXPECT_FALSE(program.ok());
+    EXPECT_EQ(program.error(), Error::InvalidProgram);
+    EXPECT_GT(strlen(last_error_message()), 10u);
+  }
+  // Cutting the segment data off (the program data intact) is reported as a
+  // segment past the end.
+  const auto dnf = corpus(kDnf);
+  auto header = parse_pte_header(ByteSpan(dnf.data(), dnf.size()));
+  ASSERT_TRUE(header.ok());
+  auto program = PteProgram::load(
+      ByteSpan(dnf.data(), static_cast<size_t>(header->segment_base_offset) + 8));
+  EXPECT_FALSE(program.ok());
+  EXPECT_TRUE(message_has("past the end")) << last_error_message();
+}
+
+TEST(PteHostile, WrongMagic) {
+  TRI_REQUIRE_SHARED();
+  auto bytes = corpus(kAppleAdd);
+  bytes[4] = 'X';
+  auto program = PteProgram::load(ByteSpan(bytes.data(), bytes.size()));
+  EXPECT_EQ(program.error(), Error::InvalidProgram);
+  EXPECT_TRUE(message_has("not a .pte file")) << last_error_message();
+  bytes[4] = 'E';
+  bytes[6] = '9';
+  program = PteProgram::load(ByteSpan(bytes.data(), bytes.size()));
+  EXPECT_EQ(program.error(), Error::NotSupported);
+  EXPECT_TRUE(message_has("ET92")) << last_error_message();
+}
+
+TEST(PteHostile, FlatbufferOffsetsOutOfRange) {
+  TRI_REQUIRE_SHARED();
+  auto bytes = corpus(kAppleAdd);
+  // The root offset points past the end.
+  bytes[0] = 0xF0;
+  bytes[1] = 0xFF;
+  auto program = PteProgram::load(ByteSpan(bytes.data(), bytes.size()));
+  EXPECT_EQ(program.error(), Error::InvalidProgram);
+  EXPECT_TRUE(message_has("verification")) << last_error_message();
+  // Every single-byte corruption of the table area is either caught or
+  // harmless: nothing reads out of bounds (run under ASan in CI's sanitizer
+  // job).
+  const auto good = corpus(kAppleAdd);
+  for (size_t i = 8; i < good.size(); i += 3) {
+    auto copy = good;
+    copy[i] ^= 0xA5;
+    auto p = PteProgram::load(ByteSpan(copy.data(), copy.size()));
+    if (p.ok()) {
+      for (size_t m = 0; m < p->num_methods(); ++m) {
+        for (size_t k = 0; k < p->num_inputs(m); ++k) (void)p->input_info(m, k);
+        (void)p->method_allocator_size(m);
+      }
+    }
+  }
+}
+
+TEST(PteHostile, SegmentPastTheEnd) {
+  TRI_REQUIRE_SHARED();
+  auto bytes = corpus(kArduinoAdd);
+  auto header = parse_pte_header(ByteSpan(bytes.data(), bytes.size()));
+  ASSERT_TRUE(header.ok());
+  // Point the segment base far beyond the file.
+  const uint64_t base = uint64_t{1} << 40;
+  memcpy(bytes.data() + 24, &base, 8);
+  auto program = PteProgram::load(ByteSpan(bytes.data(), bytes.size()));
+  EXPECT_EQ(program.error(), Error::InvalidProgram);
+  EXPECT_TRUE(message_has("past the end")) << last_error_message();
+}
+
+TEST(PteHostile, MemoryPlanOverTheLimit) {
+  TRI_REQUIRE_SHARED();
+  const auto bytes = corpus(kArduinoAdd);
+  PteLoadOptions options;
+  options.max_planned_bytes = 16;
+  auto program = PteProgram::load(ByteSpan(bytes.data(), bytes.size()), options);
+  EXPECT_EQ(program.error(), Error::LimitExceeded);
+  EXPECT_TRUE(message_has("over the limit of 16 bytes")) << last_error_message();
+}
+
+}  // namespace
+}  // namespace tri::pte

@@ -1,0 +1,11 @@
+#include <gtest/gtest.h>
+
+#include "cpp/kernels/register_kernels.h"
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  if (tri::register_portable_kernels() != tri::Error::Ok) {
+    return 2;
+  }
+  return RUN_ALL_TESTS();
+}

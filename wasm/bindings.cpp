@@ -1,0 +1,157 @@
+// The embind boundary (see README.md in this folder for the contract). Every
+// method returns a status or a value and leaves failures in lastError(); no
+// C++ exception ever crosses into JavaScript.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "cpp/host/host_model.h"
+#include "cpp/kernels/register_kernels.h"
+#include "cpp/runtime/platform/platform.h"
+
+namespace tri::wasm {
+namespace {
+
+void release_malloc_block(uint8_t* p) { std::free(p); }
+
+bool ensure_kernels_registered() {
+  static const bool ok = register_portable_kernels() == Error::Ok;
+  return ok;
+}
+
+class NativeProgram {
+ public:
+  NativeProgram() { ensure_kernels_registered(); }
+
+  int addDataFile(uintptr_t ptr, size_t len) {
+    return finish(model_.add_data_file(
+        host::OwnedBytes(reinterpret_cast<uint8_t*>(ptr), len, release_malloc_block)));
+  }
+
+  int load(uintptr_t ptr, size_t len, double max_planned_bytes) {
+    host::HostOptions options;
+    if (max_planned_bytes > 0) {
+      options.max_planned_bytes = static_cast<uint64_t>(max_planned_bytes);
+    }
+    return finish(model_.load(
+        host::OwnedBytes(reinterpret_cast<uint8_t*>(ptr), len, release_malloc_block),
+        options));
+  }
+
+  std::string format() const { return model_.format(); }
+  std::string describe() const { return model_.describe_json(); }
+
+  // Returns the data address, or 0 with lastError() set.
+  double prepareInput(const std::string& method, size_t index,
+                      const emscripten::val& shape) {
+    const std::vector<int32_t> sizes =
+        emscripten::vecFromJSArray<int32_t>(shape);
+    Result<uint8_t*> ptr = model_.prepare_input(method, index, sizes);
+    if (!ptr.ok()) {
+      record(ptr.error());
+      return 0;
+    }
+    record(Error::Ok);
+    return static_cast<double>(reinterpret_cast<uintptr_t>(*ptr));
+  }
+
+  int setInputScalar(const std::string& method, size_t index,
+                     const std::string& kind, const std::string& value) {
+    EValue v;
+    if (kind == "Int") {
+      char* end = nullptr;
+      const long long parsed = std::strtoll(value.c_str(), &end, 10);
+      if (end == value.c_str() || *end != '\0') {
+        return finish(fail(Error::InvalidArgument,
+                           "input %zu: '%s' is not an integer", index, value.c_str()));
+      }
+      v = EValue::from_int(parsed);
+    } else if (kind == "Double") {
+      v = EValue::from_double(std::strtod(value.c_str(), nullptr));
+    } else if (kind == "Bool") {
+      v = EValue::from_bool(value == "true");
+    } else {
+      return finish(fail(Error::InvalidArgument, "input %zu: unknown kind '%s'",
+                         index, kind.c_str()));
+    }
+    return finish(model_.set_input_scalar(method, index, v));
+  }
+
+  int execute(const std::string& method) { return finish(model_.execute(method)); }
+
+  int outputCount(const std::string& method) {
+    Result<size_t> n = model_.output_count(method);
+    if (!n.ok()) {
+      record(n.error());
+      return -1;
+    }
+    record(Error::Ok);
+    return static_cast<int>(*n);
+  }
+
+  std::string output(const std::string& method, size_t index) {
+    Result<std::string> json = model_.output_json(method, index);
+    if (!json.ok()) {
+      record(json.error());
+      return "";
+    }
+    record(Error::Ok);
+    return *json;
+  }
+
+  int bundledTestCount() const { return static_cast<int>(model_.bundled_test_count()); }
+
+  std::string bundledTest(size_t index) {
+    Result<std::string> json = model_.bundled_test_json(index);
+    if (!json.ok()) {
+      record(json.error());
+      return "";
+    }
+    return *json;
+  }
+
+  std::string lastError() const { return message_; }
+  int lastErrorCode() const { return static_cast<int>(code_); }
+
+ private:
+  void record(Error code) {
+    code_ = code;
+    message_ = code == Error::Ok ? "" : last_error_message();
+  }
+  int finish(Error code) {
+    record(code);
+    return static_cast<int>(code);
+  }
+
+  host::HostModel model_;
+  Error code_ = Error::Ok;
+  std::string message_;
+};
+
+std::string version() { return TRIDENT_VERSION; }
+
+}  // namespace
+}  // namespace tri::wasm
+
+EMSCRIPTEN_BINDINGS(trident) {
+  using tri::wasm::NativeProgram;
+  emscripten::function("version", &tri::wasm::version);
+  emscripten::class_<NativeProgram>("NativeProgram")
+      .constructor<>()
+      .function("addDataFile", &NativeProgram::addDataFile)
+      .function("load", &NativeProgram::load)
+      .function("format", &NativeProgram::format)
+      .function("describe", &NativeProgram::describe)
+      .function("prepareInput", &NativeProgram::prepareInput)
+      .function("setInputScalar", &NativeProgram::setInputScalar)
+      .function("execute", &NativeProgram::execute)
+      .function("outputCount", &NativeProgram::outputCount)
+      .function("output", &NativeProgram::output)
+      .function("bundledTestCount", &NativeProgram::bundledTestCount)
+      .function("bundledTest", &NativeProgram::bundledTest)
+      .function("lastError", &NativeProgram::lastError)
+      .function("lastErrorCode", &NativeProgram::lastErrorCode);
+}
