@@ -98,6 +98,19 @@ Error HostModel::load(OwnedBytes bytes, const HostOptions& options) {
   }
   program_ = &*pte_;
   format_ = bundled_ ? "bpte" : "pte";
+  // Every method is prepared now (memory plan, constants, external data,
+  // delegates), so whatever would stop a run is reported by load().
+  for (size_t m = 0; m < pte_->num_methods(); ++m) {
+    Result<MethodState*> state = method_state(pte_->method_name(m));
+    if (!state.ok()) {
+      methods_.clear();
+      program_ = nullptr;
+      pte_.reset();
+      bundled_.reset();
+      format_ = "";
+      return state.error();
+    }
+  }
   bytes_ = std::move(bytes);
   return Error::Ok;
 }

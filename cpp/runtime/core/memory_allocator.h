@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <type_traits>
 
 #include "cpp/runtime/core/error.h"
 #include "cpp/runtime/core/result.h"
@@ -27,8 +28,10 @@ class MemoryAllocator {
   // nullptr when the buffer is exhausted or `alignment` is not a power of 2.
   void* allocate(size_t size, size_t alignment = kDefaultAlignment);
 
-  // Space for `count` objects of T (constructed with T()), or nullptr; the
-  // multiplication is overflow-checked.
+  // Space for `count` objects of T, or nullptr; the multiplication is
+  // overflow-checked. Types with a default constructor that does something
+  // are constructed; trivial ones (pointers, numbers, scratch) are left as
+  // they are, so scratch costs no fill.
   template <typename T>
   T* allocate_array(size_t count) {
     if (count != 0 && sizeof(T) > SIZE_MAX / count) {
@@ -41,8 +44,10 @@ class MemoryAllocator {
       return nullptr;
     }
     T* items = static_cast<T*>(p);
-    for (size_t i = 0; i < count; ++i) {
-      new (&items[i]) T();
+    if (!std::is_trivially_default_constructible<T>::value) {
+      for (size_t i = 0; i < count; ++i) {
+        new (&items[i]) T();
+      }
     }
     return items;
   }

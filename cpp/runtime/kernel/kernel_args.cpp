@@ -16,6 +16,11 @@ Error KernelArgs::check_index(size_t i) const {
   return Error::Ok;
 }
 
+Result<EValue*> KernelArgs::slot(size_t i) const {
+  TRI_TRY(check_index(i));
+  return args_[i];
+}
+
 Result<Tensor*> KernelArgs::tensor(size_t i) const {
   TRI_TRY(check_index(i));
   const EValue& v = *args_[i];

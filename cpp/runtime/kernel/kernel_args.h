@@ -44,7 +44,10 @@ class KernelArgs {
   KernelArgs(EValue* const* args, size_t size) : args_(args), size_(size) {}
 
   size_t size() const { return size_; }
+  // Unchecked; for kernels that verified size() first.
   EValue& at(size_t i) const { return *args_[i]; }
+  // The slot itself, checked, e.g. for prim ops that write their result.
+  Result<EValue*> slot(size_t i) const;
 
   Result<Tensor*> tensor(size_t i) const;
   // nullptr for None.
