@@ -1,0 +1,52 @@
+// Command-line parsing. Hand-written rather than util.parseArgs because
+// parseArgs refuses option values that start with '-' ("--input -3").
+
+export const USAGE = `usage:
+  trident inspect FILE [--json]
+  trident run FILE [--method NAME] [--input SPEC]... [--data FILE.ptd]... [--json]
+
+SPEC: a .npy file, a JSON tensor '{"dtype":"float32","shape":[2,2],"values":[1,2,3,4]}',
+      a number (Int or Double, as the method's input expects) or true/false.`;
+
+const OPTIONS = {
+  inspect: { json: 'flag' },
+  run: { json: 'flag', method: 'value', input: 'list', data: 'list' },
+};
+
+/**
+ * @returns {{command: string, file: string, options: Record<string, any>} | {command: 'help'}}
+ */
+export function parseArgs(argv) {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
+  const known = OPTIONS[command];
+  if (known === undefined) throw new Error(`unknown command '${command}'; expected inspect or run (see trident --help)`);
+  const options = { input: [], data: [] };
+  const positionals = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    if (!arg.startsWith('--') || arg === '--') {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    const kind = known[name];
+    if (kind === undefined) throw new Error(`unknown option --${name} for '${command}'`);
+    if (kind === 'flag') {
+      if (eq >= 0) throw new Error(`option --${name} takes no value`);
+      options[name] = true;
+      continue;
+    }
+    let value;
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else if (i + 1 < rest.length) value = rest[++i];
+    else throw new Error(`option --${name} needs a value`);
+    if (kind === 'list') options[name].push(value);
+    else options[name] = value;
+  }
+  if (positionals.length !== 1) {
+    throw new Error(positionals.length === 0 ? `'${command}' needs a FILE` : `'${command}' takes one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
+  }
+  return { command, file: positionals[0], options };
+}

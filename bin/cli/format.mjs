@@ -1,0 +1,48 @@
+// Human-readable output of inspect and run (the --json forms are built in
+// commands.mjs).
+
+import { Tensor, formatValueInfo } from '../../dist/js/index.js';
+
+const MAX_VALUES = 24;
+
+export function formatInspect(file, model) {
+  const rows = model.methods.map((m) => [
+    m.name,
+    m.inputs.map(formatValueInfo).join(', ') || '(none)',
+    m.outputs.map(formatValueInfo).join(', ') || '(none)',
+    String(m.instructions ?? ''),
+    m.plannedBytes === undefined ? '' : formatBytes(m.plannedBytes),
+  ]);
+  const count = `${model.methods.length} method${model.methods.length === 1 ? '' : 's'}`;
+  return `${file}: ${model.format}, ${count}\n\n${table(['method', 'inputs', 'outputs', 'instructions', 'planned'], rows)}`;
+}
+
+export function formatRun(method, outputs, kinds, ms) {
+  const lines = [`${method}: ${outputs.length} output${outputs.length === 1 ? '' : 's'} in ${ms.toFixed(3)} ms`];
+  outputs.forEach((value, i) => lines.push(`  ${i}: ${formatValue(value, kinds[i])}`));
+  return lines.join('\n');
+}
+
+function formatValue(value, kind) {
+  if (value instanceof Tensor) {
+    const values = value.toArray();
+    const shown = values.slice(0, MAX_VALUES).map(String).join(', ');
+    const more = values.length > MAX_VALUES ? `, ... (${values.length - MAX_VALUES} more)` : '';
+    return `${value.dtype}[${value.shape.join(', ')}] = [${shown}${more}]`;
+  }
+  if (value === null) return 'None';
+  const type = typeof value === 'bigint' ? 'Int' : typeof value === 'boolean' ? 'Bool' : typeof value === 'string' ? 'String' : kind ?? 'Double';
+  return `${type} ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`;
+}
+
+function table(header, rows) {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
+  const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+function formatBytes(n) {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+}

@@ -1,0 +1,20 @@
+// Public API of trident-runtime. The same module runs in Node and browsers.
+
+export { load, runtimeInfo, type LoadOptions, type RuntimeInfo } from './load.js';
+export { Model, type BundledTest } from './model.js';
+export { Tensor, type ElementOf, type NestedValues } from './tensor.js';
+export { TridentError, ErrorCode, errorCodeName, type ErrorCodeName } from './errors.js';
+export { DTYPES, isDType, type DType, type TensorData, type TensorDataMap, type ElementValue } from './dtype.js';
+export { detectFormat, describeFormat, type ModelFormat } from './detect-format.js';
+export type { ModelSource, ReadOptions } from './read-source.js';
+export {
+  formatValueInfo,
+  type Dynamism,
+  type InputValue,
+  type MethodInfo,
+  type OutputValue,
+  type ValueInfo,
+  type ValueKind,
+} from './values.js';
+export { valueFromJson, valueToJson, stringifyJson, jsonNumber, type JsonTensor, type JsonScalar, type JsonNumber } from './json-value.js';
+export { env, type WasmEnv } from './env.js';

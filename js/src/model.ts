@@ -1,0 +1,159 @@
+// Model: a loaded program, its methods' signatures, and run().
+
+import { checkInputs } from './check-inputs.js';
+import { assertDType } from './dtype.js';
+import type { ModelFormat } from './detect-format.js';
+import { ErrorCode, TridentError } from './errors.js';
+import { valueFromJson } from './json-value.js';
+import { NativeHandle, type NativeOutput } from './native/native-program.js';
+import type { RawMethod, RawValueSpec, TridentModule } from './native/types.js';
+import { Tensor } from './tensor.js';
+import { intValue, type Dynamism, type InputValue, type MethodInfo, type OutputValue, type ValueInfo, type ValueKind } from './values.js';
+
+/** A test case embedded in a bundled program (.bpte). */
+export interface BundledTest {
+  readonly method: string;
+  readonly inputs: readonly InputValue[];
+  readonly expected: readonly OutputValue[];
+}
+
+export class Model {
+  readonly format: ModelFormat;
+  readonly methods: readonly MethodInfo[];
+  readonly #handle: NativeHandle;
+
+  private constructor(handle: NativeHandle, format: ModelFormat) {
+    this.#handle = handle;
+    this.format = format;
+    this.methods = Object.freeze(handle.describe().map(toMethodInfo));
+  }
+
+  /** @internal Use `load()`. */
+  static open(module: TridentModule, bytes: Uint8Array, dataFiles: readonly Uint8Array[], format: ModelFormat, maxPlannedBytes: number): Model {
+    const handle = NativeHandle.open(module, bytes, dataFiles, maxPlannedBytes);
+    try {
+      return new Model(handle, format);
+    } catch (err) {
+      handle.dispose();
+      throw err;
+    }
+  }
+
+  get disposed(): boolean {
+    return this.#handle.disposed;
+  }
+
+  /** The signature of `name`; throws a TridentError listing the methods if absent. */
+  method(name: string): MethodInfo {
+    this.assertLive(`method('${name}')`);
+    const info = this.methods.find((m) => m.name === name);
+    if (info === undefined) {
+      throw new TridentError(
+        `no method '${name}' in this program; it has ${this.methods.map((m) => `'${m.name}'`).join(', ') || 'no methods'}`,
+        ErrorCode.InvalidArgument,
+      );
+    }
+    return info;
+  }
+
+  /**
+   * Runs `method` on `inputs` (one per input of its signature) and resolves
+   * to its outputs. Tensor data is written straight into the runtime's
+   * planned input slots; outputs are copied out, so they stay valid after
+   * later runs and after dispose().
+   */
+  async run(method: string, inputs: readonly InputValue[] = []): Promise<OutputValue[]> {
+    const info = this.method(method);
+    checkInputs(info, inputs);
+    const handle = this.#handle;
+    // No await from here on: the planned slots belong to this call until
+    // its outputs are copied out.
+    inputs.forEach((value, i) => {
+      if (value instanceof Tensor) handle.writeTensor(method, i, value);
+      else if (typeof value === 'boolean') handle.setScalar(method, i, 'Bool', String(value));
+      else if (typeof value === 'bigint' || (typeof value === 'number' && info.inputs[i]!.kind === 'Int')) {
+        handle.setScalar(method, i, 'Int', BigInt(value).toString());
+      } else if (typeof value === 'number') handle.setScalar(method, i, 'Double', String(value));
+    });
+    handle.execute(method);
+    return handle.readOutputs(method).map((out, i) => toOutputValue(out, `${method}: output ${i}`));
+  }
+
+  /** The test cases embedded in a .bpte, with their expected outputs ([] for a .pte). */
+  bundledTests(): BundledTest[] {
+    this.assertLive('bundledTests()');
+    return this.#handle.bundledTests().map((raw, i) => {
+      const where = `bundled test ${i}`;
+      const test = raw as { method?: unknown; inputs?: unknown; outputs?: unknown };
+      if (typeof test.method !== 'string' || !Array.isArray(test.inputs) || !Array.isArray(test.outputs)) {
+        throw new TridentError(`${where}: runtime returned a malformed case`, ErrorCode.Internal);
+      }
+      return {
+        method: test.method,
+        inputs: test.inputs.map((v, j) => valueFromJson(v, `${where}: input ${j}`) as InputValue),
+        expected: test.outputs.map((v, j) => valueFromJson(v, `${where}: output ${j}`)),
+      };
+    });
+  }
+
+  /** Frees the native program. Further calls throw; dispose() again is a no-op. */
+  dispose(): void {
+    this.#handle.dispose();
+  }
+
+  private assertLive(what: string): void {
+    if (this.#handle.disposed) {
+      throw new TridentError(`${what}: this Model was disposed; load the file again to use it`, ErrorCode.InvalidState);
+    }
+  }
+}
+
+function toMethodInfo(raw: RawMethod): MethodInfo {
+  const where = `method '${raw.name}'`;
+  return Object.freeze({
+    name: raw.name,
+    inputs: Object.freeze(raw.inputs.map((v, i) => toValueInfo(v, `${where}: input ${i}`))),
+    outputs: Object.freeze(raw.outputs.map((v, i) => toValueInfo(v, `${where}: output ${i}`))),
+    ...(raw.instructions !== undefined && { instructions: raw.instructions }),
+    ...(raw.plannedBytes !== undefined && { plannedBytes: raw.plannedBytes }),
+  });
+}
+
+function toValueInfo(raw: RawValueSpec, where: string): ValueInfo {
+  if (raw.kind !== 'Tensor') return Object.freeze({ kind: raw.kind as ValueKind });
+  return Object.freeze({
+    kind: 'Tensor',
+    dtype: assertDType(raw.dtype, where),
+    shape: Object.freeze([...(raw.shape ?? [])]),
+    dynamism: (raw.dynamism ?? 'static') as Dynamism,
+  });
+}
+
+function toOutputValue(out: NativeOutput, where: string): OutputValue {
+  if ('tensor' in out) return out.tensor;
+  const { kind, value } = out;
+  switch (kind) {
+    case 'Int':
+      return intValue(BigInt(String(value)));
+    case 'Double':
+      return parseDouble(value);
+    case 'Bool':
+      return value === true || value === 'true';
+    case 'String':
+      return String(value ?? '');
+    case 'None':
+      return null;
+    default:
+      throw new TridentError(`${where}: ${kind} outputs cannot be returned to JavaScript yet`, ErrorCode.NotSupported);
+  }
+}
+
+/** Doubles may arrive as numbers or as C's "nan"/"inf" spellings. */
+function parseDouble(value: unknown): number {
+  if (typeof value === 'number') return value;
+  const text = String(value).trim().toLowerCase();
+  if (text === 'nan' || text === '-nan') return NaN;
+  if (text === 'inf' || text === 'infinity') return Infinity;
+  if (text === '-inf' || text === '-infinity') return -Infinity;
+  return Number(text);
+}

@@ -1,0 +1,60 @@
+// The embind contract of wasm/README.md, as TypeScript types. Only
+// js/src/native/ uses these; the public API never sees a raw pointer.
+
+/** An embind `NativeProgram`: statuses are 0 = ok, details in lastError(). */
+export interface NativeProgram {
+  addDataFile(ptr: number, len: number): number;
+  load(ptr: number, len: number, maxPlannedBytes: number): number;
+  format(): string;
+  describe(): string;
+  prepareInput(method: string, index: number, shape: number[]): number;
+  setInputScalar(method: string, index: number, kind: string, value: string): number;
+  execute(method: string): number;
+  outputCount(method: string): number;
+  output(method: string, index: number): string;
+  bundledTestCount(): number;
+  bundledTest(index: number): string;
+  lastError(): string;
+  lastErrorCode(): number;
+  delete(): void;
+}
+
+/** The instantiated Emscripten module (the factory's resolved value). */
+export interface TridentModule {
+  HEAPU8: Uint8Array;
+  _malloc(size: number): number;
+  _free(ptr: number): void;
+  NativeProgram: new () => NativeProgram;
+  version(): string;
+}
+
+export interface ModuleFactoryOptions {
+  wasmBinary: Uint8Array;
+  locateFile?: (file: string, prefix: string) => string;
+  mainScriptUrlOrBlob?: string;
+  print?: (text: string) => void;
+  printErr?: (text: string) => void;
+}
+
+export type ModuleFactory = (options: ModuleFactoryOptions) => Promise<TridentModule>;
+
+/** One entry of describe()'s "inputs"/"outputs". */
+export interface RawValueSpec {
+  kind: string;
+  dtype?: string;
+  shape?: number[];
+  dynamism?: string;
+}
+
+export interface RawMethod {
+  name: string;
+  inputs: RawValueSpec[];
+  outputs: RawValueSpec[];
+  instructions?: number;
+  plannedBytes?: number;
+}
+
+/** output(method, i): a tensor in the heap, or a scalar with a string value. */
+export type RawOutput =
+  | { kind: 'Tensor'; dtype: string; shape: number[]; ptr: number; nbytes: number }
+  | { kind: string; value?: string | number | boolean | null };

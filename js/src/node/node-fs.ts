@@ -1,0 +1,76 @@
+// File access for Node. Imported lazily (dynamic import of node: modules) so
+// that the same build runs in browsers, which never reach these paths.
+
+import { ErrorCode, TridentError } from '../errors.js';
+
+export type ReportProgress = (loaded: number, total: number | undefined) => void;
+
+/** True when running under Node (not a browser, nor a worker in one). */
+export const isNode: boolean =
+  typeof process !== 'undefined' && typeof process.versions === 'object' && typeof process.versions.node === 'string';
+
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * Reads a whole file in chunks, so that progress is reported and an abort
+ * stops the read between chunks.
+ */
+export async function readFileWithProgress(
+  path: string,
+  report: ReportProgress = () => {},
+  signal?: AbortSignal,
+): Promise<Uint8Array> {
+  signal?.throwIfAborted();
+  const fs = await import('node:fs/promises');
+  let handle;
+  try {
+    handle = await fs.open(path, 'r');
+  } catch (err) {
+    throw fileError(path, err);
+  }
+  try {
+    const { size } = await handle.stat();
+    const out = new Uint8Array(size);
+    report(0, size);
+    let offset = 0;
+    while (offset < size) {
+      signal?.throwIfAborted();
+      const { bytesRead } = await handle.read(out, offset, Math.min(CHUNK_BYTES, size - offset), offset);
+      if (bytesRead === 0) {
+        throw new TridentError(`cannot read '${path}': file shrank to ${offset} bytes while reading (expected ${size})`, ErrorCode.AccessFailed);
+      }
+      offset += bytesRead;
+      report(offset, size);
+    }
+    return out;
+  } catch (err) {
+    if (err instanceof TridentError || signal?.aborted) throw err;
+    throw fileError(path, err);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** True if `path` names an existing regular file. */
+export async function fileExists(path: string): Promise<boolean> {
+  const fs = await import('node:fs/promises');
+  try {
+    return (await fs.stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export async function fileUrlToPath(url: URL): Promise<string> {
+  const { fileURLToPath } = await import('node:url');
+  return fileURLToPath(url);
+}
+
+function fileError(path: string, err: unknown): TridentError {
+  const code = (err as { code?: string }).code;
+  const reason =
+    code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String((err as Error).message ?? err);
+  return new TridentError(`cannot read '${path}': ${reason}`, code === 'ENOENT' ? ErrorCode.NotFound : ErrorCode.AccessFailed, {
+    cause: err,
+  });
+}

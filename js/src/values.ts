@@ -1,0 +1,66 @@
+// The values a method takes and returns, and their signatures.
+
+import type { DType } from './dtype.js';
+import type { Tensor } from './tensor.js';
+
+/** EValue kinds, as the runtime names them. */
+export type ValueKind =
+  | 'Tensor'
+  | 'Int'
+  | 'Double'
+  | 'Bool'
+  | 'String'
+  | 'None'
+  | 'IntList'
+  | 'DoubleList'
+  | 'BoolList'
+  | 'TensorList'
+  | 'OptionalTensorList';
+
+/** 'static': fixed shape; 'bounded': each dim at most `shape`; 'unbounded': any size of this rank. */
+export type Dynamism = 'static' | 'bounded' | 'unbounded';
+
+/** One input or output of a method. dtype/shape/dynamism are set for tensors. */
+export interface ValueInfo {
+  readonly kind: ValueKind;
+  readonly dtype?: DType;
+  readonly shape?: readonly number[];
+  readonly dynamism?: Dynamism;
+}
+
+export interface MethodInfo {
+  readonly name: string;
+  readonly inputs: readonly ValueInfo[];
+  readonly outputs: readonly ValueInfo[];
+  /** Number of instructions (0 for constant methods). */
+  readonly instructions?: number;
+  /** Bytes of planned (non-constant) memory the method uses. */
+  readonly plannedBytes?: number;
+}
+
+/**
+ * What run() accepts per input: a Tensor; a number or bigint for Int; a
+ * number for Double; a boolean for Bool; null for None.
+ */
+export type InputValue = Tensor | number | bigint | boolean | null;
+
+/**
+ * What run() returns per output: Tensors; Int as a number when it is a safe
+ * integer, else a bigint; Double as a number; Bool as a boolean; String as a
+ * string; None as null.
+ */
+export type OutputValue = Tensor | number | bigint | boolean | string | null;
+
+/** "float32[1, 3]", "float32[<=8] (bounded)", "Int": for messages and tables. */
+export function formatValueInfo(info: ValueInfo): string {
+  if (info.kind !== 'Tensor') return info.kind;
+  const dims = info.shape ? `[${info.shape.join(', ')}]` : '[?]';
+  const dynamic = info.dynamism && info.dynamism !== 'static' ? ` (${info.dynamism})` : '';
+  return `${info.dtype ?? '?'}${dims}${dynamic}`;
+}
+
+/** An Int as JS sees it: a number when exact, else a bigint. */
+export function intValue(value: bigint): number | bigint {
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : value;
+}

@@ -1,0 +1,156 @@
+// The demo page in headless Chromium, served by demo/serve.mjs: each bundled
+// sample is opened, run on its example inputs and its displayed outputs are
+// checked; a chosen file is opened and run with typed-in inputs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mismatchJson } from '../helpers/goldens.js';
+import { REPO_ROOT, repoPath } from '../helpers/paths.js';
+import { fixture } from '../helpers/fixtures.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium && process.env['CI'] !== 'true') {
+  console.warn(`[skipped] demo in Chromium: ${CHROMIUM} is not installed`);
+}
+const describeBrowser = haveChromium || process.env['CI'] === 'true' ? describe : describe.skip;
+
+interface Sample {
+  name: string;
+  file: string;
+  description?: string;
+  /** Inputs the page prefills and the outputs they must give. */
+  example?: { method: string; inputs: unknown[]; outputs: unknown[] };
+}
+
+/** Starts demo/serve.mjs on a free port; resolves to its base URL. */
+function startServer(): Promise<{ server: ChildProcess; base: string }> {
+  const server = spawn(process.execPath, [repoPath('demo', 'serve.mjs')], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    server.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const port = /http:\/\/localhost:(\d+)\//.exec(out)?.[1];
+      if (port) resolve({ server, base: `http://127.0.0.1:${port}/` });
+    });
+    server.on('exit', (code) => reject(new Error(`demo/serve.mjs exited with ${code} before listening: ${out}`)));
+  });
+}
+
+/**
+ * Waits for `wanted`, or fails at once with the page's error text if the
+ * error element shows up first (instead of timing out without a reason).
+ */
+async function waitForEither(page: Page, wanted: Locator, errorSelector: string): Promise<void> {
+  const error = page.locator(errorSelector).first();
+  await wanted.or(error).first().waitFor({ timeout: 30_000 });
+  if (await error.isVisible()) throw new Error(`the page shows an error: ${await error.innerText()}`);
+}
+
+describeBrowser('demo page in Chromium', () => {
+  let server: ChildProcess;
+  let base: string;
+  let context: BrowserContext;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const userDataDir = mkdtempSync(path.join(tmpdir(), 'trident-chromium-'));
+
+  beforeAll(async () => {
+    ({ server, base } = await startServer());
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--disable-quic',
+      ],
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    server?.kill();
+    rmSync(userDataDir, { recursive: true, force: true });
+  });
+
+  it('serves the page cross-origin isolated, with the wasm as application/wasm', async () => {
+    await page.goto(base);
+    expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
+    const type = await page.evaluate(async () => (await fetch('/dist/wasm/trident.wasm', { method: 'HEAD' })).headers.get('content-type'));
+    expect(type).toBe('application/wasm');
+    // With COOP/COEP the loader must pick the threads build when it exists.
+    const threads = existsSync(repoPath('dist', 'wasm', 'trident-threads.wasm'));
+    const build = threads ? 'threads build' : 'single-threaded build';
+    await expect.poll(() => page.textContent('#runtime-info')).toMatch(new RegExp(`^Trident runtime \\S+ \\(${build}\\)$`));
+  });
+
+  it('runs every bundled sample from its example inputs and shows the expected outputs', async () => {
+    const samples = JSON.parse(readFileSync(repoPath('demo', 'samples', 'index.json'), 'utf8')) as Sample[];
+    expect(samples.length, 'demo/samples/index.json lists no samples (the build generates them)').toBeGreaterThan(0);
+    for (const sample of samples) {
+      expect(sample.example, `${sample.file} has no example in index.json`).toBeDefined();
+      const { method, outputs: expected } = sample.example!;
+      await page.goto(base);
+      await page.waitForSelector(`#sample-select option[value="${sample.file}"]`, { state: 'attached' });
+      await page.selectOption('#sample-select', sample.file);
+      const card = page.locator(`.method[data-method="${method}"]`);
+      await waitForEither(page, card, '#error:not([hidden])');
+      await card.locator('button').click();
+      await waitForEither(page, card.locator('.output').first(), '.run-error');
+      const shown = await card.locator('.output').evaluateAll((items) => items.map((i) => (i as HTMLElement).dataset['json']!));
+      expect(shown.length).toBeGreaterThanOrEqual(expected.length);
+      expected.forEach((want, i) => {
+        const diff = mismatchJson(JSON.parse(shown[i]!), want, { rtol: 1e-5, atol: 1e-6 });
+        expect(diff, `${sample.file} ${method}: output ${i}`).toBeNull();
+      });
+      const visible = await card.locator('.outputs').innerText();
+      expect(visible).toMatch(/\d+ outputs? in \d+\.\d\d ms/);
+      expect(visible).toMatch(/output 0: /);
+    }
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows a clear error for a file that is not a program', async () => {
+    await page.goto(base);
+    await page.setInputFiles('#file-input', { name: 'notes.pte', mimeType: 'application/octet-stream', buffer: Buffer.from('NOT_A_PTE file') });
+    await expect.poll(() => page.textContent('#error')).toMatch(/unrecognized model file: first bytes 4e 4f 54 5f/);
+    expect(await page.isVisible('#error')).toBe(true);
+  });
+
+  it('opens a chosen file and runs it with typed-in inputs', async () => {
+    await page.goto(base);
+    await page.setInputFiles('#file-input', fixture('add.pte'));
+    const card = page.locator('.method[data-method="forward"]');
+    await waitForEither(page, card, '#error:not([hidden])');
+    expect(await card.locator('.signature').innerText()).toBe('(float32[2, 2], float32[2, 2]) → (float32[2, 2])');
+    await card.locator('textarea').nth(0).fill('[[1, 2], [3, 4.5]]');
+    await card.locator('textarea').nth(1).fill('10');
+    await card.locator('button').click();
+    await waitForEither(page, card.locator('.output').first(), '.run-error');
+    expect(await card.locator('.output pre').first().textContent()).toBe('[11, 12, 13, 14.5]');
+    expect(await card.locator('.output code').first().textContent()).toBe('output 0: float32[2, 2]');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows a run error next to the method, naming the input', async () => {
+    await page.goto(base);
+    await page.setInputFiles('#file-input', fixture('add.pte'));
+    const card = page.locator('.method[data-method="forward"]');
+    await waitForEither(page, card, '#error:not([hidden])');
+    await card.locator('textarea').nth(0).fill('[1, 2, 3]');
+    await card.locator('button').click();
+    await card.locator('.run-error').waitFor();
+    expect(await card.locator('.run-error').innerText()).toBe(
+      'input 0: Tensor.from(float32): shape [2, 2] holds 4 elements but 3 values were given',
+    );
+  });
+});

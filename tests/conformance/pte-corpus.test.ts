@@ -1,0 +1,214 @@
+// Conformance on the real ExecuTorch corpus in ../shared/corpus/pte:
+// 1. every GOLDENS.json case of a supported program gives the expected
+//    outputs within the stated tolerance;
+// 2. every .pte/.bpte in the corpus either loads, or is listed below as
+//    expected-unsupported and fails with a TridentError naming what it needs;
+// 3. no file crashes the module: after every failure, a small program still
+//    loads and runs in the same module instance.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { Tensor, TridentError, load, type InputValue, type Model } from '../helpers/trident.js';
+import { CORPUS, PTE_CORPUS, corpusFile, describeShared, hasShared } from '../helpers/shared.js';
+import { argmax, goldenInput, mismatch, readFloat32File, readGoldens, toleranceOf, type GoldenEntry } from '../helpers/goldens.js';
+
+/**
+ * Files that cannot load yet, with what they need (from the corpus MANIFEST:
+ * delegates and vendor kernels). The load error must name one of these. A
+ * listed file that loads fails the test, so the table stays true.
+ */
+const EXPECTED_UNSUPPORTED: Record<string, readonly string[]> = {
+  'Arm-Examples__CMSIS-Executorch/ai_layer__engine__model__ethos_u_minimal_example.pte': ['EthosUBackend', 'quantized_decomposed::'],
+  'corey-cole__djl-executorch-engine/src__test__resources__lstm__lstm.pte': ['etnp::lstm.out'],
+  'corey-cole__executorch-numpy-runtime/tests__models__add.pte': ['XnnpackBackend'],
+  'corey-cole__executorch-numpy-runtime/tests__models__dynamic.pte': ['XnnpackBackend'],
+  'corey-cole__executorch-numpy-runtime/tests__models__lstm__lstm.pte': ['etnp::lstm.out'],
+  'corey-cole__executorch-numpy-runtime/tests__models__quantized.pte': ['XnnpackBackend'],
+  'corey-cole__simple-torch-model/model.pte': ['XnnpackBackend'],
+  'fidel-makatia__ALIF_Executorch/executorch_mnist__executorch_npu__mnist_ethosu_arm_delegate_ethos-u55-128.pte': ['EthosUBackend', 'cortex_m::'],
+  'fidel-makatia__ALIF_Executorch/executorch_mnist__mnist_ethos_u55.pte': ['EthosUBackend', 'cortex_m::'],
+  'pytorch__executorch/examples__arduino__examples__KeywordSpotting__model.pte': ['cortex_m::'],
+  'pytorch__executorch/examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte': ['QnnBackend'],
+  'pytorch__executorch/operator_and_model_testing__conv2d__pte1__CadenceDemoModel.pte': ['cadence::'],
+  'pytorch__executorch/operator_and_model_testing__conv2d__pte1__conv2d_quantized.pte': ['cadence::'],
+  'pytorch__executorch/operator_and_model_testing__conv2d__pte__conv2d_layer0_conv1.pte': ['cadence::'],
+};
+
+/** External data of programs without a GOLDENS entry saying so. */
+const EXTRA_DATA_FILES: Record<string, readonly string[]> = {
+  'pytorch__executorch/extension__android__executorch_android__src__androidTest__resources__xor.pte': [
+    'pytorch__executorch/extension__android__executorch_android__src__androidTest__resources__xor.ptd',
+  ],
+  'pytorch__executorch/extension__module__test__resources__linear.pte': ['pytorch__executorch/extension__module__test__resources__linear.ptd'],
+};
+
+const goldens: Record<string, GoldenEntry> = hasShared ? readGoldens(path.join(PTE_CORPUS, 'GOLDENS.json')) : {};
+const programs: string[] = hasShared ? listPrograms(PTE_CORPUS) : [];
+const tally = { passed: 0, unsupported: 0, cases: 0, smokeErrors: [] as string[] };
+
+function listPrograms(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.b?pte$/.test(entry.name)) out.push(path.relative(root, full).split(path.sep).join('/'));
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+/** The module must survive whatever the previous file did to it. */
+async function expectModuleHealthy(after: string): Promise<void> {
+  const model = await load(readFileSync(corpusFile(CORPUS.add)));
+  try {
+    const [sum] = await model.run('forward', [Tensor.from('float32', [1]), Tensor.from('float32', [2])]);
+    expect((sum as Tensor).toArray(), `module unusable after ${after}`).toEqual([3]);
+  } finally {
+    model.dispose();
+  }
+}
+
+/** Runs every golden case of `file`; returns the failures, one line each. */
+async function runGoldens(file: string, entry: GoldenEntry, model: Model): Promise<string[]> {
+  const failures: string[] = [];
+  const tol = toleranceOf(entry);
+  const check = (ok: boolean, what: string): void => {
+    if (ok) tally.cases++;
+    else failures.push(what);
+  };
+
+  if (entry.method_names_superset) {
+    const names = model.methods.map((m) => m.name);
+    const missing = entry.method_names_superset.filter((n) => !names.includes(n));
+    check(missing.length === 0, `methods ${names.join(', ')} lack ${missing.join(', ')}`);
+  }
+
+  if (entry.input_file && entry.input_split && entry.expected_file) {
+    // One binary of float32 inputs, split in order into tensors (lstm form).
+    const all = readFloat32File(corpusFile(entry.input_file));
+    let offset = 0;
+    const inputs = entry.input_split.map(([dtype, shape]) => {
+      const size = shape.reduce((a, b) => a * b, 1);
+      expect(dtype).toBe('float32');
+      const t = new Tensor('float32', all.slice(offset, offset + size), shape);
+      offset += size;
+      return t;
+    });
+    const outputs = await model.run(entry.method ?? 'forward', inputs);
+    const got = outputs[entry.expected_output_index ?? 0];
+    const want = { dtype: 'float32', shape: entry.expected_shape, values: Array.from(readFloat32File(corpusFile(entry.expected_file))) };
+    const diff = got === undefined ? 'missing output' : mismatch(got, 'Tensor', want, tol);
+    check(diff === null, `${entry.input_file}: ${diff}`);
+  }
+
+  for (const [i, c] of (entry.cases ?? []).entries()) {
+    const method = c.method ?? entry.method ?? 'forward';
+    const where = `case ${i} (${method})`;
+    if (c.input_file && c.expected_argmax !== undefined) {
+      // KeywordSpotting form: one float32 input, the label is the argmax.
+      const input = new Tensor('float32', readFloat32File(corpusFile(c.input_file)), c.input_shape);
+      const [scores] = await model.run(method, [input]);
+      const best = argmax((scores as Tensor).toArray() as number[]);
+      check(best === c.expected_argmax, `${where}: argmax ${best}, expected ${c.expected_argmax}`);
+      continue;
+    }
+    if (!Array.isArray(c.inputs) || !Array.isArray(c.outputs)) {
+      failures.push(`${where}: unknown golden case form ${JSON.stringify(Object.keys(c))}`);
+      continue;
+    }
+    const inputs: InputValue[] = c.inputs.map((v, j) => goldenInput(v, `${where}: input ${j}`));
+    const outputs = await model.run(method, inputs);
+    const kinds = model.method(method).outputs.map((o) => o.kind);
+    if (outputs.length < c.outputs.length) {
+      failures.push(`${where}: ${outputs.length} outputs, expected ${c.outputs.length}`);
+      continue;
+    }
+    const diffs = c.outputs.map((want, j) => mismatch(outputs[j]!, kinds[j], want, tol)).filter((d) => d !== null);
+    check(diffs.length === 0, `${where}: ${diffs[0]}`);
+  }
+
+  if (entry.embedded) {
+    // Bundled programs carry their own cases; they must pass too.
+    for (const [i, test] of model.bundledTests().entries()) {
+      const outputs = await model.run(test.method, test.inputs);
+      const kinds = model.method(test.method).outputs.map((o) => o.kind);
+      const diffs = test.expected.map((want, j) => {
+        const w = want instanceof Tensor ? { dtype: want.dtype, shape: want.shape, values: want.toArray() } : { value: want };
+        return mismatch(outputs[j]!, kinds[j], w, tol);
+      });
+      const diff = diffs.find((d) => d !== null);
+      check(diff === undefined, `embedded case ${i}: ${diff}`);
+    }
+  }
+
+  if (entry.property !== undefined && !entry.cases && !entry.input_file && !entry.method_names_superset) {
+    failures.push(`golden of form 'property' (${entry.property}) has no automatic check; add one`);
+  }
+  return failures;
+}
+
+/** Programs without goldens still run once on zeros: a failure must be a TridentError, never a crash. */
+async function smokeRun(file: string, model: Model): Promise<void> {
+  for (const method of model.methods) {
+    const inputs = method.inputs.map((spec): InputValue | undefined => {
+      if (spec.kind === 'Tensor') return Tensor.zeros(spec.dtype!, spec.shape!);
+      if (spec.kind === 'Int' || spec.kind === 'Double') return 0;
+      if (spec.kind === 'Bool') return false;
+      if (spec.kind === 'None') return null;
+      return undefined;
+    });
+    if (inputs.includes(undefined)) continue;
+    try {
+      await model.run(method.name, inputs as InputValue[]);
+    } catch (err) {
+      expect(err, `${method.name} on zeros threw a non-TridentError`).toBeInstanceOf(TridentError);
+      tally.smokeErrors.push(`${file} ${method.name}: ${(err as Error).message}`);
+    }
+  }
+}
+
+describeShared('conformance: ExecuTorch .pte corpus', () => {
+  afterAll(() => {
+    console.log(`conformance: ${tally.passed} passed, ${tally.unsupported} expected-unsupported (${tally.cases} golden checks passed)`);
+    // Not failures (zeros may be outside a program's domain), but worth seeing.
+    for (const line of tally.smokeErrors) console.log(`  run on zeros failed cleanly: ${line}`);
+  });
+
+  it('finds the corpus, and every GOLDENS entry and table row names a corpus file', () => {
+    expect(programs.length).toBeGreaterThan(30);
+    for (const file of [...Object.keys(goldens), ...Object.keys(EXPECTED_UNSUPPORTED), ...Object.keys(EXTRA_DATA_FILES)]) {
+      expect(programs, `listed file ${file}`).toContain(file);
+    }
+  });
+
+  for (const file of programs) {
+    const needs = EXPECTED_UNSUPPORTED[file];
+    const entry = goldens[file];
+    it(needs ? `${file} fails to load, naming ${needs.join(' or ')}` : `${file} loads${entry ? ' and matches its goldens' : ''}`, async () => {
+      const dataFiles = [...(entry?.data_files ?? []), ...(EXTRA_DATA_FILES[file] ?? [])].map(corpusFile);
+      let model: Model;
+      try {
+        model = await load(corpusFile(file), { dataFiles });
+      } catch (err) {
+        if (!needs) throw err;
+        expect(err).toBeInstanceOf(TridentError);
+        const message = (err as Error).message;
+        expect(needs.some((n) => message.includes(n)), `"${message}" names none of ${needs.join(', ')}`).toBe(true);
+        await expectModuleHealthy(file);
+        tally.unsupported++;
+        return;
+      }
+      try {
+        if (needs) throw new Error(`${file} loaded, but EXPECTED_UNSUPPORTED says it needs ${needs.join(' or ')}: update the table`);
+        if (entry) expect(await runGoldens(file, entry, model)).toEqual([]);
+        else await smokeRun(file, model);
+      } finally {
+        model.dispose();
+      }
+      await expectModuleHealthy(file);
+      tally.passed++;
+    });
+  }
+});

@@ -1,0 +1,197 @@
+// The `trident` CLI as a user runs it: a child process, checked on its exact
+// stdout, its stderr line and its exit code.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixture } from '../helpers/fixtures.js';
+import { encodeNpy } from '../helpers/npy.js';
+import { CLI, REPO_ROOT } from '../helpers/paths.js';
+import { CORPUS, PTE_CORPUS, SHARED_DIR, corpusFile, describeShared } from '../helpers/shared.js';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'trident-cli-'));
+
+function trident(...args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  return { stdout: result.stdout, stderr: result.stderr, status: result.status };
+}
+
+/** Failure contract: nothing on stdout, one "trident: ..." line on stderr, exit 1. */
+function expectFailure(result: ReturnType<typeof trident>, message: RegExp): void {
+  expect(result.status).toBe(1);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toMatch(/^trident: [^\n]+\n$/);
+  expect(result.stderr).toMatch(message);
+}
+
+const JSON_RUN = /^\{"outputs":\[.*\],"ms":\d+(\.\d+)?\}\n$/;
+
+describe('trident CLI without a program', () => {
+  it('prints usage for --help', () => {
+    const r = trident('--help');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/trident run FILE \[--method NAME\] \[--input SPEC\]/);
+  });
+
+  it('fails in one line on bad usage', () => {
+    expectFailure(trident('explode', 'x.pte'), /unknown command 'explode'/);
+    expectFailure(trident('run'), /'run' needs a FILE/);
+    expectFailure(trident('run', 'x.pte', '--frobnicate'), /unknown option --frobnicate/);
+    expectFailure(trident('run', 'x.pte', '--method'), /option --method needs a value/);
+  });
+
+  it('fails in one line on a missing or non-program file', () => {
+    expectFailure(trident('inspect', path.join(tmp, 'missing.pte')), /cannot read '.*missing\.pte': no such file/);
+    const junk = path.join(tmp, 'junk.pte');
+    writeFileSync(junk, 'NOT_A_PTE, just some text\nwith two lines\n');
+    expectFailure(trident('run', junk, '--json'), /unrecognized model file: first bytes 4e 4f 54 5f/);
+  });
+});
+
+describe('trident CLI on fixture programs', () => {
+  const add = fixture('add.pte'); // forward(a f32[2,2], b f32[2,2]) = a + b
+  const t22 = (values: Array<number | string>) => JSON.stringify({ dtype: 'float32', shape: [2, 2], values });
+
+  it('inspect --json describes the methods', () => {
+    const r = trident('inspect', add, '--json');
+    expect(r.status).toBe(0);
+    const json = JSON.parse(r.stdout);
+    const tensor = { kind: 'Tensor', dtype: 'float32', shape: [2, 2], dynamism: 'static' };
+    expect(json.format).toBe('pte');
+    expect(json.methods).toHaveLength(1);
+    expect(json.methods[0]).toMatchObject({ name: 'forward', inputs: [tensor, tensor], outputs: [tensor] });
+  });
+
+  it('inspect prints a table by default', () => {
+    const r = trident('inspect', fixture('multi_method.pte'));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/: pte, 4 methods\n/);
+    expect(r.stdout).toMatch(/^method\s+inputs\s+outputs\s+instructions\s+planned$/m);
+    expect(r.stdout).toMatch(/^forward\s+float32\[2\]\s+float32\[2\]\s+\d+/m);
+    expect(r.stdout).toMatch(/^get_answer\s+\(none\)\s+Int\s+0/m);
+  });
+
+  it('run --json prints exactly {"outputs":[...],"ms":N}', () => {
+    const r = trident('run', add, '--input', t22([1, 2, 3, 4]), '--input', t22([10, 20, 30, 40]), '--json');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(JSON_RUN);
+    const json = JSON.parse(r.stdout);
+    expect(Object.keys(json)).toEqual(['outputs', 'ms']);
+    expect(json.outputs).toEqual([{ dtype: 'float32', shape: [2, 2], values: [11, 22, 33, 44] }]);
+    expect(json.ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('run prints readable outputs by default', () => {
+    const r = trident('run', add, '--input', t22([1, 1, 1, 1]), '--input', t22([1, 2, 3, 4]));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^forward: 1 output in \d+\.\d{3} ms\n {2}0: float32\[2, 2\] = \[2, 3, 4, 5\]\n$/);
+  });
+
+  it('writes NaN and infinities as JSON strings', () => {
+    const r = trident('run', add, '--input', t22(['NaN', 'Infinity', '-Infinity', 1]), '--input', t22([1, 1, 1, 1]), '--json');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).outputs[0].values).toEqual(['NaN', 'Infinity', '-Infinity', 2]);
+  });
+
+  it('reads .npy inputs', () => {
+    const a = path.join(tmp, 'a.npy');
+    const b = path.join(tmp, 'b.npy');
+    writeFileSync(a, encodeNpy('float32', [2, 2], new Float32Array([1, 2, 3, 4])));
+    writeFileSync(b, encodeNpy('float32', [2, 2], new Float32Array([0.5, 0.5, 0.5, 0.5]), { version: 2 }));
+    const r = trident('run', add, '--input', a, '--input', b, '--json');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).outputs).toEqual([{ dtype: 'float32', shape: [2, 2], values: [1.5, 2.5, 3.5, 4.5] }]);
+
+    const fortran = path.join(tmp, 'f.npy');
+    writeFileSync(fortran, encodeNpy('float32', [2, 2], new Float32Array(4), { fortran: true }));
+    expectFailure(trident('run', add, '--input', fortran, '--input', b), /Fortran-order/);
+  });
+
+  it('writes int64 tensors as exact JSON numbers', () => {
+    const ints = (dtype: string, values: unknown[]) => JSON.stringify({ dtype, shape: [4], values });
+    const r = trident(
+      'run', fixture('int_types.pte'),
+      '--input', ints('int32', [1, -2, 2147483000, 0]), '--input', ints('int32', [2, 3, 600, -7]),
+      '--input', ints('int64', [1, 2, 4, '9007199254740993']), '--input', ints('int64', [4, 3, 2, 0]), '--json',
+    );
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('{"dtype":"int64","shape":[4],"values":[5,5,6,9007199254740993]}');
+    expect(r.stdout).toContain('{"dtype":"bool","shape":[4],"values":[true,true,false,false]}');
+  });
+
+  it('takes bare numbers and booleans for Int, Double and Bool inputs, and writes scalars as {type, value}', () => {
+    const scalars = fixture('scalars.pte'); // (i, d, flag) -> ((i+5)*i, d*0.5+d, flag)
+    const r = trident('run', scalars, '--input', '3', '--input', '2', '--input', 'true', '--json');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).outputs).toEqual([
+      { type: 'Int', value: 24 },
+      { type: 'Double', value: 3 },
+      { type: 'Bool', value: true },
+    ]);
+    const negative = trident('run', scalars, '--input', '-4', '--input=-1.0', '--input', 'false', '--json');
+    expect(JSON.parse(negative.stdout).outputs).toEqual([
+      { type: 'Int', value: -4 },
+      { type: 'Double', value: -1.5 },
+      { type: 'Bool', value: false },
+    ]);
+    expectFailure(trident('run', scalars, '--input', '2.5', '--input', '1', '--input', 'true'), /--input 1: the input is an Int but 2\.5 is not an integer/);
+    expectFailure(trident('run', scalars, '--input', '1', '--input', '1', '--input', '1'), /--input 3: the input is a Bool; pass true or false/);
+    const answer = trident('run', fixture('multi_method.pte'), '--method', 'get_answer', '--json');
+    expect(JSON.parse(answer.stdout).outputs).toEqual([{ type: 'Int', value: 42 }]);
+  });
+
+  it('fails in one line on wrong inputs', () => {
+    expectFailure(trident('run', add, '--input', t22([1, 2, 3, 4]), '--json'), /run\('forward'\): expected 2 inputs \(float32\[2, 2\], float32\[2, 2\]\), got 1/);
+    expectFailure(trident('run', add, '--input', '3', '--input', t22([1, 2, 3, 4])), /--input 1: a bare number was given but the input is a float32\[2, 2\] tensor/);
+    expectFailure(trident('run', add, '--input', '{"dtype":', '--input', t22([1, 2, 3, 4])), /--input 1: invalid JSON/);
+    expectFailure(trident('run', add, '--input', 'nothing.npy', '--input', t22([1, 2, 3, 4])), /--input 1: 'nothing\.npy' is not a JSON tensor/);
+    expectFailure(trident('run', add, '--method', 'nope'), /no method 'nope' in this program/);
+  });
+
+  it('fails in one line on a program that needs a missing backend or operator', () => {
+    expectFailure(trident('run', fixture('hostile/missing_backend.pte'), '--json'), /NoSuchBackend/);
+    expectFailure(trident('inspect', fixture('hostile/missing_op.pte')), /custom::does_not_exist\.out/);
+  });
+});
+
+describeShared('trident CLI on corpus programs', () => {
+  it('prints 42.5 for the acceptance example', () => {
+    const f32 = (v: number) => JSON.stringify({ dtype: 'float32', shape: [1], values: [v] });
+    const r = trident('run', corpusFile(CORPUS.add), '--input', f32(13.25), '--input', f32(29.25), '--json');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).outputs).toEqual([{ dtype: 'float32', shape: [1], values: [42.5] }]);
+  });
+
+  it('loads external data with --data', () => {
+    const r = trident(
+      'run', corpusFile(CORPUS.dataMap), '--data', corpusFile(CORPUS.dataMapPtd),
+      '--input', '{"dtype":"float32","shape":[2,2],"values":[1,2,3,4]}', '--json',
+    );
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).outputs[0].values).toEqual([5, 8, 11, 14]);
+  });
+
+  it('fails in one line on a delegated program', () => {
+    expectFailure(trident('run', corpusFile(CORPUS.xnnpack), '--json'), /XnnpackBackend/);
+  });
+
+  it('satisfies ../shared/tools/goldens.py on the programs it supports', () => {
+    const checker = path.join(SHARED_DIR, 'tools', 'goldens.py');
+    const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+    const files = [
+      CORPUS.add, CORPUS.mul, CORPUS.dtypes, CORPUS.constMethods, CORPUS.bundled,
+      'kadu-v__berry-executorch/resource__model__simple__two.pte',
+      'pytorch__executorch/examples__arduino__examples__AddModel__model.pte',
+      'pytorch__executorch/extension__module__test__resources__model.pte',
+    ];
+    const r = spawnSync(python, [checker, path.join(PTE_CORPUS, 'GOLDENS.json'), PTE_CORPUS, '--files', files.join(',')], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(r.stdout).toMatch(/^goldens: (\d+)\/\1 pass$/m);
+    expect(r.status).toBe(0);
+  });
+});

@@ -1,0 +1,93 @@
+// load() from every kind of source, through the real wasm build, with the
+// project's own add.pte fixture (forward(a f32[2,2], b f32[2,2]) = a + b).
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode, Model, Tensor, TridentError, load, type ModelSource } from '../helpers/trident.js';
+import { fixture } from '../helpers/fixtures.js';
+
+describe('load() sources', () => {
+  const addPath = fixture('add.pte');
+  const addBytes = new Uint8Array(readFileSync(addPath));
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/add.pte') {
+        res.writeHead(200, { 'content-length': String(addBytes.length) });
+        res.end(addBytes);
+      } else {
+        res.writeHead(404, 'Not Found');
+        res.end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => {
+    server.close();
+  });
+
+  async function expectAdds(source: ModelSource): Promise<void> {
+    const progress: Array<[number, number | undefined]> = [];
+    const model = await load(source, { onProgress: (loaded, total) => progress.push([loaded, total]) });
+    try {
+      expect(model).toBeInstanceOf(Model);
+      expect(model.format).toBe('pte');
+      const [sum] = await model.run('forward', [Tensor.from('float32', [[1, 2], [3, 4]]), Tensor.from('float32', [[10, 20], [30, 40]])]);
+      expect((sum as Tensor).toArray()).toEqual([11, 22, 33, 44]);
+      expect(progress.at(-1)).toEqual([addBytes.length, addBytes.length]);
+    } finally {
+      model.dispose();
+    }
+  }
+
+  const sources: Array<[string, () => ModelSource]> = [
+    ['a file path', () => addPath],
+    ['a file: URL string', () => pathToFileURL(addPath).href],
+    ['a file: URL object', () => pathToFileURL(addPath)],
+    ['an http URL string', () => `${base}/add.pte`],
+    ['an http URL object', () => new URL(`${base}/add.pte`)],
+    ['an ArrayBuffer', () => addBytes.slice().buffer],
+    ['a Uint8Array', () => addBytes],
+    ['a Uint8Array view into a larger buffer', () => {
+      const big = new Uint8Array(addBytes.length + 13);
+      big.set(addBytes, 13);
+      return big.subarray(13);
+    }],
+    ['a Response', () => new Response(addBytes, { headers: { 'content-length': String(addBytes.length) } })],
+    ['a Blob', () => new Blob([addBytes])],
+    ['a File', () => new File([addBytes], 'renamed.bin')],
+  ];
+  for (const [name, make] of sources) {
+    it(`loads and runs from ${name}`, () => expectAdds(make()));
+  }
+
+  it('rejects with the abort reason when the signal is already aborted', async () => {
+    for (const source of [addPath, addBytes, new Blob([addBytes]), `${base}/add.pte`]) {
+      await expect(load(source, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    }
+  });
+
+  it('reports unreadable sources as TridentErrors naming them', async () => {
+    await expect(load(`${base}/missing.pte`)).rejects.toThrowError(/HTTP 404/);
+    await expect(load('/no/such/model.pte')).rejects.toMatchObject({ code: ErrorCode.NotFound, message: expect.stringContaining('/no/such/model.pte') });
+  });
+
+  it('detects the format from the bytes and refuses formats this build cannot run yet', async () => {
+    const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]);
+    await expect(load(zip)).rejects.toMatchObject({ code: ErrorCode.NotSupported, message: expect.stringMatching(/PyTorch 2 archive/) });
+    await expect(load(new Uint8Array([0x0b, 0xef, 1, 2]))).rejects.toThrowError(/TFRT binary executable/);
+    const junk = load(new TextEncoder().encode('NOT_A_PTE at all'));
+    await expect(junk).rejects.toBeInstanceOf(TridentError);
+    await expect(junk).rejects.toThrowError(/first bytes 4e 4f 54 5f 41 5f 50 54/);
+  });
+
+  it('validates its options', async () => {
+    await expect(load(addBytes, { maxPlannedBytes: -1 })).rejects.toThrowError(/maxPlannedBytes must be a non-negative integer/);
+  });
+});
