@@ -35,6 +35,11 @@ function describe(value, kind) {
 function formatValues(value) {
   if (!(value instanceof Tensor)) return String(value);
   const values = value.toArray();
-  const shown = values.slice(0, MAX_SHOWN).map(String).join(', ');
+  // float32 values widened to double print 17 digits; 7 significant digits
+  // is what a float32 actually holds.
+  const show = value.dtype === 'float32' || value.dtype === 'float16' || value.dtype === 'bfloat16'
+    ? (x) => String(Number(x.toPrecision(7)))
+    : String;
+  const shown = values.slice(0, MAX_SHOWN).map(show).join(', ');
   return values.length > MAX_SHOWN ? `[${shown}, … ${values.length - MAX_SHOWN} more]` : `[${shown}]`;
 }

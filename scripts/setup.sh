@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 # Debian packages: the toolchain (Emscripten 3.1.6 is the only one that
 # installs here), flatbuffers and JSON headers, GoogleTest, and Chromium for
 # the browser tests. See ../shared/ENVIRONMENT.md.
-packages=(cmake make g++ emscripten libflatbuffers-dev flatbuffers-compiler
+packages=(cmake make g++ clang libclang-rt-14-dev emscripten libflatbuffers-dev flatbuffers-compiler
           nlohmann-json3-dev libgtest-dev chromium)
 missing=()
 for pkg in "${packages[@]}"; do

@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh all
+bash scripts/check-runtime-symbols.sh --self-test
 bash scripts/check-runtime-symbols.sh
+bash scripts/check-runtime-symbols.sh build/wasm/libtrident_runtime.a
 (cd build/native && ctest --output-on-failure -j"$(nproc)")
 npx vitest run

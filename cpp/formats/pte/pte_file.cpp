@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 
+#include "cpp/formats/pte/file_checks.h"
 #include "cpp/formats/pte/schema/program_generated.h"
 
 namespace tri::pte {
@@ -11,15 +12,13 @@ namespace fb = executorch_flatbuffer;
 Result<PteFile> PteFile::open(ByteSpan bytes) {
   // Tables hold 8-byte fields; the verifier checks alignment relative to the
   // buffer start only.
-  TRI_CHECK(reinterpret_cast<uintptr_t>(bytes.data()) % 8 == 0,
-            Error::InvalidArgument,
-            "program bytes must start at an 8-byte aligned address");
+  TRI_TRY(check_file_alignment(bytes, 8, ".pte"));
   PteFile file;
   file.bytes = bytes;
   TRI_ASSIGN_OR_RETURN(file.header, parse_pte_header(bytes));
-  TRI_CHECK(file.header.file_version == 12, Error::NotSupported,
-            "unsupported .pte version ET%02" PRIu32 " (Trident reads ET12)",
-            file.header.file_version);
+  // parse_pte_header accepts any "ET" and two digits; this reader needs ET12.
+  TRI_TRY(check_identifier(bytes, kFileIdentifierOffset, "ET12",
+                           Error::InvalidProgram, ".pte file"));
   // The verifier checks every offset, vector length and string inside the
   // program data before anything reads it. Limits bound the work on hostile
   // files (deep nesting, huge table counts).

@@ -3,44 +3,41 @@
 #include <cinttypes>
 
 #include "cpp/formats/pte/byte_reader.h"
+#include "cpp/formats/pte/file_checks.h"
 
 namespace tri::pte {
 namespace {
 
-constexpr size_t kMagicOffset = 4;
 constexpr size_t kExtendedHeaderOffset = 8;
 // magic(4) + length(4) + program_size(8) + segment_base_offset(8).
 constexpr uint32_t kMinExtendedHeaderLength = 24;
 
-bool is_digit(uint8_t c) { return c >= '0' && c <= '9'; }
-
-bool has_magic(ByteSpan data, size_t offset, char a, char b) {
-  return data.size() >= offset + 4 && data[offset] == a &&
-         data[offset + 1] == b && is_digit(data[offset + 2]) &&
-         is_digit(data[offset + 3]);
+bool has_magic(ByteSpan data, size_t offset, const char* letters) {
+  return data.size() >= offset + 4 &&
+         identifier_version(data.data() + offset, letters) >= 0;
 }
 
 }  // namespace
 
 bool looks_like_pte(ByteSpan data) {
-  return has_magic(data, kMagicOffset, 'E', 'T');
+  return has_magic(data, kFileIdentifierOffset, "ET");
 }
 
 Result<PteHeader> parse_pte_header(ByteSpan data) {
-  TRI_CHECK(data.size() >= 8, Error::InvalidProgram,
-            "file is %zu bytes, too short for a .pte header (8 bytes)",
-            data.size());
+  TRI_TRY(check_file_size(data, kFileIdentifierOffset + 4,
+                          Error::InvalidProgram, ".pte"));
   if (!looks_like_pte(data)) {
     return fail(Error::InvalidProgram,
-                "not a .pte file: bytes 4..7 are %02x %02x %02x %02x, "
+                "not a .pte file: bytes 4..7 are %02x %02x %02x %02x ('%s'), "
                 "expected \"ET\" and two digits",
-                data[4], data[5], data[6], data[7]);
+                data[4], data[5], data[6], data[7],
+                format_tag(data.data() + kFileIdentifierOffset).text);
   }
   PteHeader header;
-  header.file_version =
-      static_cast<uint32_t>((data[6] - '0') * 10 + (data[7] - '0'));
+  header.file_version = static_cast<uint32_t>(
+      identifier_version(data.data() + kFileIdentifierOffset, "ET"));
   header.program_size = data.size();
-  if (!has_magic(data, kExtendedHeaderOffset, 'e', 'h')) {
+  if (!has_magic(data, kExtendedHeaderOffset, "eh")) {
     return header;
   }
   header.has_extended_header = true;

@@ -1,18 +1,16 @@
 // BundledProgram against the corpus `.bpte` and hostile copies of it.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 #include "cpp/formats/pte/bundled/bundled_program.h"
 #include "cpp/formats/pte/schema/bundled_program_generated.h"
 #include "cpp/runtime/core/error.h"
+#include "tests/cpp/support/hostile_bytes.h"
+#include "tests/cpp/support/shared_corpus.h"
 
 namespace {
 
@@ -23,6 +21,7 @@ using tri::pte::BundledProgram;
 using tri::pte::BundledTestCase;
 using tri::pte::BundledValue;
 using tri::pte::BundledValueKind;
+using namespace tri::testing;  // corpus and hostile-bytes helpers
 
 namespace fb = bundled_program_flatbuffer;
 
@@ -30,87 +29,11 @@ namespace fb = bundled_program_flatbuffer;
 // 10 embedded test cases (extension/module/test/resources/
 // gen_bundled_program.py upstream).
 constexpr const char* kBundle =
-    "pytorch__executorch/extension__module__test__resources__bundled_program."
+    "pte/pytorch__executorch/"
+    "extension__module__test__resources__bundled_program."
     "bpte";
-constexpr const char* kSomePte = "barakugav__executorch-rs/examples__models__add.pte";
-
-std::string corpus_dir() {
-  return std::string(TRIDENT_SOURCE_DIR) + "/../shared/corpus/pte/";
-}
-
-bool corpus_present() {
-  struct stat st;
-  return stat(corpus_dir().c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-bool in_ci() {
-  const char* ci = std::getenv("CI");
-  return ci != nullptr && std::string(ci) == "true";
-}
-
-// Skips the test when ../shared is absent, except on CI where it must exist.
-#define REQUIRE_CORPUS()                                                    \
-  do {                                                                      \
-    if (!corpus_present()) {                                                \
-      if (in_ci()) {                                                        \
-        FAIL() << "corpus missing at " << corpus_dir() << " (CI=true)";     \
-      }                                                                     \
-      GTEST_SKIP() << "corpus not found at " << corpus_dir();               \
-    }                                                                       \
-  } while (0)
-
-std::vector<uint8_t> read_corpus(const char* relative) {
-  std::ifstream in(corpus_dir() + relative, std::ios::binary);
-  EXPECT_TRUE(in.good()) << "cannot open " << corpus_dir() + relative;
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in),
-                              std::istreambuf_iterator<char>());
-}
-
-ByteSpan span_of(const std::vector<uint8_t>& bytes) {
-  return ByteSpan(bytes.data(), bytes.size());
-}
-
-Span<const char> name(const char* text) {
-  return Span<const char>(text, std::strlen(text));
-}
-
-std::string str(Span<const char> s) { return std::string(s.data(), s.size()); }
-
-std::vector<int32_t> ints(ByteSpan bytes) {
-  std::vector<int32_t> out(bytes.size() / sizeof(int32_t));
-  std::memcpy(out.data(), bytes.data(), out.size() * sizeof(int32_t));
-  return out;
-}
-
-template <typename T>
-size_t field_offset(const std::vector<uint8_t>& buffer, const T* table,
-                    uint16_t vt) {
-  const uint8_t* p =
-      reinterpret_cast<const flatbuffers::Table*>(table)->GetAddressOf(vt);
-  EXPECT_NE(p, nullptr) << "field " << vt << " is absent";
-  const bool inside =
-      p != nullptr && p >= buffer.data() && p < buffer.data() + buffer.size();
-  EXPECT_TRUE(inside) << "the table is not inside this buffer";
-  return inside ? static_cast<size_t>(p - buffer.data()) : 0;
-}
-
-void put_u32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
-  for (int i = 0; i < 4; ++i) b[at + i] = static_cast<uint8_t>(v >> (8 * i));
-}
-
-void expect_load_error(const std::vector<uint8_t>& bytes, Error code,
-                       std::initializer_list<const char*> parts) {
-  tri::clear_error();
-  auto bundle = BundledProgram::load(span_of(bytes));
-  ASSERT_FALSE(bundle.ok());
-  EXPECT_EQ(bundle.error(), code) << tri::error_name(bundle.error()) << ": "
-                                  << tri::last_error_message();
-  const std::string message = tri::last_error_message();
-  for (const char* part : parts) {
-    EXPECT_NE(message.find(part), std::string::npos)
-        << "message \"" << message << "\" lacks \"" << part << "\"";
-  }
-}
+constexpr const char* kSomePte =
+    "pte/barakugav__executorch-rs/examples__models__add.pte";
 
 // The first test case's first input, as a flatbuffer Tensor, for mutating.
 const fb::Tensor* first_input_tensor(const std::vector<uint8_t>& bytes) {
@@ -134,7 +57,7 @@ void expect_int32_2x2(const BundledValue& v, const std::vector<int32_t>& values)
   EXPECT_EQ(v.dim_order[0], 0);
   EXPECT_EQ(v.dim_order[1], 1);
   ASSERT_EQ(v.data.size(), 16u);
-  EXPECT_EQ(ints(v.data), values);
+  EXPECT_EQ(values_of<int32_t>(v.data), values);
 }
 
 // Reads every value of every test case (so ASan sees every byte).
@@ -167,8 +90,8 @@ void touch_everything(const BundledProgram& bundle) {
 }
 
 TEST(BundledProgram, CorpusBundleProgramAndSuites) {
-  REQUIRE_CORPUS();
-  const std::vector<uint8_t> file = read_corpus(kBundle);
+  TRI_REQUIRE_SHARED();
+  const std::vector<uint8_t> file = corpus_file(kBundle);
   ASSERT_EQ(file.size(), 4608u);
   EXPECT_TRUE(BundledProgram::has_bundled_program_magic(span_of(file)));
   auto bundle = BundledProgram::load(span_of(file));
@@ -187,14 +110,14 @@ TEST(BundledProgram, CorpusBundleProgramAndSuites) {
 
   ASSERT_EQ(bundle->num_method_suites(), 1u);
   EXPECT_EQ(str(bundle->method_name(0).get()), "forward");
-  EXPECT_EQ(bundle->find_method_suite(name("forward")).get(), 0u);
+  EXPECT_EQ(bundle->find_method_suite(span_of("forward")).get(), 0u);
   EXPECT_EQ(bundle->num_test_cases(0).get(), 10u);
   EXPECT_EQ(bundle->total_test_cases(), 10u);
 }
 
 TEST(BundledProgram, CorpusBundleTestCases) {
-  REQUIRE_CORPUS();
-  const std::vector<uint8_t> file = read_corpus(kBundle);
+  TRI_REQUIRE_SHARED();
+  const std::vector<uint8_t> file = corpus_file(kBundle);
   auto bundle = BundledProgram::load(span_of(file));
   ASSERT_TRUE(bundle.ok()) << tri::last_error_message();
   for (size_t c = 0; c < 10; ++c) {
@@ -212,8 +135,9 @@ TEST(BundledProgram, CorpusBundleTestCases) {
     expect_int32_2x2(q.get(), {0, 0, 0, 0});
     expect_int32_2x2(y.get(), {2, 2, 2, 2});
     // And the model's formula, element by element.
-    const std::vector<int32_t> xv = ints(x->data), qv = ints(q->data),
-                               yv = ints(y->data);
+    const std::vector<int32_t> xv = values_of<int32_t>(x->data),
+                               qv = values_of<int32_t>(q->data),
+                               yv = values_of<int32_t>(y->data);
     for (size_t i = 0; i < 4; ++i) EXPECT_EQ(yv[i], 3 * xv[i] + 2 + qv[i]);
     // Tensor data is a view into the bundle.
     EXPECT_GE(x->data.data(), file.data());
@@ -222,33 +146,25 @@ TEST(BundledProgram, CorpusBundleTestCases) {
 }
 
 TEST(BundledProgram, OutOfRangeAndUnknownNames) {
-  REQUIRE_CORPUS();
-  const std::vector<uint8_t> file = read_corpus(kBundle);
+  TRI_REQUIRE_SHARED();
+  const std::vector<uint8_t> file = corpus_file(kBundle);
   auto bundle = BundledProgram::load(span_of(file));
   ASSERT_TRUE(bundle.ok()) << tri::last_error_message();
 
-  auto missing = bundle->find_method_suite(name("backward"));
+  auto missing = bundle->find_method_suite(span_of("backward"));
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error(), Error::NotFound);
-  EXPECT_NE(std::string(tri::last_error_message()).find("'backward'"),
-            std::string::npos)
-      << tri::last_error_message();
+  expect_error(missing.error(), Error::NotFound, {"'backward'"});
 
   EXPECT_EQ(bundle->method_name(1).error(), Error::InvalidArgument);
   EXPECT_EQ(bundle->num_test_cases(1).error(), Error::InvalidArgument);
   auto tc_missing = bundle->test_case(0, 10);
   ASSERT_FALSE(tc_missing.ok());
-  EXPECT_EQ(tc_missing.error(), Error::InvalidArgument);
-  EXPECT_NE(std::string(tri::last_error_message()).find("test case 10"),
-            std::string::npos)
-      << tri::last_error_message();
+  expect_error(tc_missing.error(), Error::InvalidArgument, {"test case 10"});
   auto tc = bundle->test_case(0, 0);
   ASSERT_TRUE(tc.ok());
   EXPECT_EQ(tc->input(2).error(), Error::InvalidArgument);
-  EXPECT_EQ(tc->expected_output(1).error(), Error::InvalidArgument);
-  EXPECT_NE(std::string(tri::last_error_message()).find("expected output 1"),
-            std::string::npos)
-      << tri::last_error_message();
+  expect_error(tc->expected_output(1).error(), Error::InvalidArgument,
+               {"expected output 1"});
   // A default view is empty, not a crash.
   BundledTestCase empty;
   EXPECT_EQ(empty.num_inputs(), 0u);
@@ -258,50 +174,50 @@ TEST(BundledProgram, OutOfRangeAndUnknownNames) {
 // ---- Hostile input ----
 
 TEST(BundledProgramHostile, EveryTruncationFailsCleanly) {
-  REQUIRE_CORPUS();
-  const std::vector<uint8_t> file = read_corpus(kBundle);
-  for (size_t n = 0; n < file.size(); ++n) {
-    std::vector<uint8_t> cut(file.begin(), file.begin() + n);
-    tri::clear_error();
-    auto bundle = BundledProgram::load(span_of(cut));
-    ASSERT_FALSE(bundle.ok()) << "loaded a " << n << "-byte prefix";
-    ASSERT_STRNE(tri::last_error_message(), "") << n;
-  }
-  expect_load_error(std::vector<uint8_t>(file.begin(), file.begin() + 5),
-                    Error::InvalidArgument, {"5 bytes", "too small"});
-  expect_load_error(std::vector<uint8_t>(file.begin(), file.begin() + 4000),
-                    Error::InvalidProgram, {"fails verification", "4000 bytes"});
+  TRI_REQUIRE_SHARED();
+  const std::vector<uint8_t> file = corpus_file(kBundle);
+  ASSERT_NO_FATAL_FAILURE(expect_every_truncation_fails<BundledProgram>(file));
+  expect_load_error<BundledProgram>(
+      std::vector<uint8_t>(file.begin(), file.begin() + 5),
+      Error::InvalidArgument, {"5 bytes", "too small"});
+  expect_load_error<BundledProgram>(
+      std::vector<uint8_t>(file.begin(), file.begin() + 4000),
+      Error::InvalidProgram, {"fails verification", "4000 bytes"});
 }
 
 TEST(BundledProgramHostile, WrongIdentifier) {
-  REQUIRE_CORPUS();
-  const std::vector<uint8_t> file = read_corpus(kBundle);
+  TRI_REQUIRE_SHARED();
+  const std::vector<uint8_t> file = corpus_file(kBundle);
   std::vector<uint8_t> bad = file;
   std::memcpy(bad.data() + 4, "BP07", 4);
-  expect_load_error(bad, Error::NotSupported, {"'BP07'", "not supported"});
+  expect_load_error<BundledProgram>(bad, Error::NotSupported,
+                                    {"'BP07'", "not supported"});
   bad = file;
   std::memcpy(bad.data() + 4, "\xff" "BAD", 4);
-  expect_load_error(bad, Error::InvalidProgram,
-                    {"identifier '.BAD'", "expected 'BP08'"});
+  expect_load_error<BundledProgram>(bad, Error::InvalidProgram,
+                                    {"identifier '.BAD'", "expected 'BP08'"});
   // A plain .pte is not a bundle.
-  expect_load_error(read_corpus(kSomePte), Error::InvalidProgram,
-                    {"not a bundled program", "'ET12'"});
+  expect_load_error<BundledProgram>(corpus_file(kSomePte),
+                                    Error::InvalidProgram,
+                                    {"not a bundled program", "'ET12'"});
 }
 
 TEST(BundledProgramHostile, FlatbufferOffsetsOutOfRange) {
-  REQUIRE_CORPUS();
-  std::vector<uint8_t> bad = read_corpus(kBundle);
+  TRI_REQUIRE_SHARED();
+  std::vector<uint8_t> bad = corpus_file(kBundle);
   put_u32(bad, 0, 0x00100000u);  // root offset past the end
-  expect_load_error(bad, Error::InvalidProgram, {"fails verification"});
+  expect_load_error<BundledProgram>(bad, Error::InvalidProgram,
+                                    {"fails verification"});
   // The program vector's length word, made larger than the file.
-  bad = read_corpus(kBundle);
+  bad = corpus_file(kBundle);
   put_u32(bad, 0x3c, 0x10000u);
-  expect_load_error(bad, Error::InvalidProgram, {"fails verification"});
+  expect_load_error<BundledProgram>(bad, Error::InvalidProgram,
+                                    {"fails verification"});
 }
 
 TEST(BundledProgramHostile, MisalignedInnerProgram) {
-  REQUIRE_CORPUS();
-  std::vector<uint8_t> bad = read_corpus(kBundle);
+  TRI_REQUIRE_SHARED();
+  std::vector<uint8_t> bad = corpus_file(kBundle);
   // Point the program field 4 bytes further: the vector's length word is then
   // the inner program's first word (60), and its bytes start at offset 68.
   const size_t at = field_offset(bad, fb::GetBundledProgram(bad.data()),
@@ -309,13 +225,14 @@ TEST(BundledProgramHostile, MisalignedInnerProgram) {
   uint32_t offset = 0;
   std::memcpy(&offset, bad.data() + at, 4);
   put_u32(bad, at, offset + 4);
-  expect_load_error(bad, Error::InvalidProgram,
-                    {"inner program at offset 68", "not 8-byte aligned"});
+  expect_load_error<BundledProgram>(
+      bad, Error::InvalidProgram,
+      {"inner program at offset 68", "not 8-byte aligned"});
 }
 
 TEST(BundledProgramHostile, UnknownValueType) {
-  REQUIRE_CORPUS();
-  std::vector<uint8_t> bad = read_corpus(kBundle);
+  TRI_REQUIRE_SHARED();
+  std::vector<uint8_t> bad = corpus_file(kBundle);
   const fb::Value* value = fb::GetBundledProgram(bad.data())
                                ->method_test_suites()
                                ->Get(0)
@@ -324,86 +241,74 @@ TEST(BundledProgramHostile, UnknownValueType) {
                                ->expected_outputs()
                                ->Get(0);
   bad[field_offset(bad, value, fb::Value::VT_VAL_TYPE)] = 9;
-  expect_load_error(
+  expect_load_error<BundledProgram>(
       bad, Error::InvalidProgram,
       {"method_test_suites[0] ('forward') test_cases[3] expected_outputs[0]",
        "unknown value type 9"});
 }
 
 TEST(BundledProgramHostile, BadTensors) {
-  REQUIRE_CORPUS();
-  const std::vector<uint8_t> file = read_corpus(kBundle);
+  TRI_REQUIRE_SHARED();
+  const std::vector<uint8_t> file = corpus_file(kBundle);
   const fb::Tensor* t = first_input_tensor(file);
   const char* where = "test_cases[0] inputs[0]";
 
   std::vector<uint8_t> bad = file;
   bad[field_offset(file, t, fb::Tensor::VT_SCALAR_TYPE)] = 99;
-  expect_load_error(bad, Error::InvalidProgram, {where, "scalar_type 99"});
+  expect_load_error<BundledProgram>(bad, Error::InvalidProgram,
+                                    {where, "scalar_type 99"});
 
   const size_t sizes_at = static_cast<size_t>(
       reinterpret_cast<const uint8_t*>(t->sizes()->data()) - file.data());
   bad = file;
   put_u32(bad, sizes_at + 4, 0xFFFFFFFFu);  // [2, -1]
-  expect_load_error(bad, Error::InvalidProgram,
-                    {where, "sizes [2, -1]", "negative"});
+  expect_load_error<BundledProgram>(bad, Error::InvalidProgram,
+                                    {where, "sizes [2, -1]", "negative"});
   bad = file;
   put_u32(bad, sizes_at + 4, 3);  // [2, 3]: 24 bytes needed, 16 stored
-  expect_load_error(bad, Error::InvalidProgram,
-                    {where, "data is 16 bytes", "Int [2, 3] needs 24"});
+  expect_load_error<BundledProgram>(
+      bad, Error::InvalidProgram,
+      {where, "data is 16 bytes", "Int [2, 3] needs 24"});
 
   // Shorter data vector than the shape needs.
   const size_t data_len_at = static_cast<size_t>(
       t->data()->data() - file.data() - sizeof(uint32_t));
   bad = file;
   put_u32(bad, data_len_at, 8);
-  expect_load_error(bad, Error::InvalidProgram,
-                    {where, "data is 8 bytes", "needs 16"});
+  expect_load_error<BundledProgram>(bad, Error::InvalidProgram,
+                                    {where, "data is 8 bytes", "needs 16"});
 
   const size_t order_at = static_cast<size_t>(t->dim_order()->data() - file.data());
   bad = file;
   bad[order_at + 1] = 0;  // [0, 0]
-  expect_load_error(bad, Error::InvalidProgram,
-                    {where, "dim_order is not a permutation"});
+  expect_load_error<BundledProgram>(bad, Error::InvalidProgram,
+                                    {where, "dim_order is not a permutation"});
 }
 
 TEST(BundledProgramHostile, MisalignedBytesAreRefused) {
-  REQUIRE_CORPUS();
-  const std::vector<uint8_t> file = read_corpus(kBundle);
+  TRI_REQUIRE_SHARED();
+  const std::vector<uint8_t> file = corpus_file(kBundle);
   std::vector<uint8_t> storage(file.size() + 8);
   std::memcpy(storage.data() + 4, file.data(), file.size());
-  tri::clear_error();
-  auto bundle = BundledProgram::load(ByteSpan(storage.data() + 4, file.size()));
-  ASSERT_FALSE(bundle.ok());
-  EXPECT_EQ(bundle.error(), Error::InvalidArgument);
-  EXPECT_NE(std::string(tri::last_error_message()).find("aligned"),
-            std::string::npos);
+  expect_load_error<BundledProgram>(ByteSpan(storage.data() + 4, file.size()),
+                                    Error::InvalidArgument, {"aligned"});
 }
 
 TEST(BundledProgramHostile, SingleByteCorruptionsNeverCrash) {
-  REQUIRE_CORPUS();
-  const std::vector<uint8_t> file = read_corpus(kBundle);
-  size_t loaded = 0;
-  size_t refused = 0;
-  for (size_t i = 0; i < file.size(); ++i) {
-    for (uint8_t mask : {uint8_t{0x01}, uint8_t{0xFF}}) {
-      std::vector<uint8_t> bad = file;
-      bad[i] ^= mask;
-      tri::clear_error();
-      auto bundle = BundledProgram::load(span_of(bad));
-      if (bundle.ok()) {
-        ++loaded;
-        touch_everything(bundle.get());
-        ASSERT_GE(bundle->program().data(), bad.data());
-        ASSERT_LE(bundle->program().data() + bundle->program().size(),
+  TRI_REQUIRE_SHARED();
+  const std::vector<uint8_t> file = corpus_file(kBundle);
+  CorruptionCounts counts;
+  ASSERT_NO_FATAL_FAILURE(corrupt_every_byte<BundledProgram>(
+      file, {0x01, 0xFF},
+      [](const BundledProgram& bundle, const std::vector<uint8_t>& bad) {
+        touch_everything(bundle);
+        ASSERT_GE(bundle.program().data(), bad.data());
+        ASSERT_LE(bundle.program().data() + bundle.program().size(),
                   bad.data() + bad.size());
-      } else {
-        ++refused;
-        ASSERT_STRNE(tri::last_error_message(), "") << "byte " << i;
-      }
-    }
-  }
-  EXPECT_GT(refused, 0u);
-  EXPECT_GT(loaded, 0u);  // e.g. flips inside the inner program's bytes
+      },
+      &counts));
+  EXPECT_GT(counts.refused, 0u);
+  EXPECT_GT(counts.loaded, 0u);  // e.g. flips inside the inner program's bytes
 }
 
 }  // namespace

@@ -7,27 +7,30 @@
 #include <vector>
 
 #include "cpp/formats/pte/pte_program.h"
+#include "tests/cpp/support/hostile_bytes.h"
 #include "tests/cpp/support/shared_corpus.h"
 
 namespace tri::pte {
 namespace {
 
-using ::tri::testing::read_file;
-using ::tri::testing::shared_dir;
-
-std::vector<uint8_t> corpus(const std::string& name) {
-  return read_file(shared_dir() + "/corpus/pte/" + name);
-}
+using ::tri::testing::corpus_file;
+using ::tri::testing::expect_load_error;
+using ::tri::testing::put_u64;
+using ::tri::testing::span_of;
 
 const char kAppleAdd[] =
-    "pytorch__executorch/extension__apple__ExecuTorch____tests____resources__add.pte";
+    "pte/pytorch__executorch/"
+    "extension__apple__ExecuTorch____tests____resources__add.pte";
 const char kArduinoAdd[] =
-    "pytorch__executorch/examples__arduino__examples__AddModel__model.pte";
+    "pte/pytorch__executorch/examples__arduino__examples__AddModel__model.pte";
 const char kXor[] =
-    "pytorch__executorch/extension__android__executorch_android__src__androidTest__resources__xor.pte";
+    "pte/pytorch__executorch/"
+    "extension__android__executorch_android__src__androidTest__resources__xor."
+    "pte";
 const char kDeprecated[] =
-    "pytorch__executorch/test__models__deprecated__ModuleLinear-no-constant-segment.pte";
-const char kDnf[] = "berndporr__dnf_executorch/test__dnf_executorch1.pte";
+    "pte/pytorch__executorch/"
+    "test__models__deprecated__ModuleLinear-no-constant-segment.pte";
+const char kDnf[] = "pte/berndporr__dnf_executorch/test__dnf_executorch1.pte";
 
 bool message_has(const char* text) {
   return std::string(last_error_message()).find(text) != std::string::npos;
@@ -35,22 +38,22 @@ bool message_has(const char* text) {
 
 TEST(PteHeader, AllThreeFormsOfTheCorpus) {
   TRI_REQUIRE_SHARED();
-  const auto none = corpus(kAppleAdd);
-  auto header = parse_pte_header(ByteSpan(none.data(), none.size()));
+  const auto none = corpus_file(kAppleAdd);
+  auto header = parse_pte_header(span_of(none));
   ASSERT_TRUE(header.ok()) << last_error_message();
   EXPECT_FALSE(header->has_extended_header);
   EXPECT_EQ(header->file_version, 12u);
 
-  const auto long_form = corpus(kArduinoAdd);
-  header = parse_pte_header(ByteSpan(long_form.data(), long_form.size()));
+  const auto long_form = corpus_file(kArduinoAdd);
+  header = parse_pte_header(span_of(long_form));
   ASSERT_TRUE(header.ok()) << last_error_message();
   EXPECT_TRUE(header->has_extended_header);
   EXPECT_EQ(header->extended_header_length, 32u);
   EXPECT_GT(header->segment_data_size, 0u);
   EXPECT_GE(header->segment_base_offset, header->program_size);
 
-  const auto short_form = corpus(kXor);
-  header = parse_pte_header(ByteSpan(short_form.data(), short_form.size()));
+  const auto short_form = corpus_file(kXor);
+  header = parse_pte_header(span_of(short_form));
   ASSERT_TRUE(header.ok()) << last_error_message();
   EXPECT_EQ(header->extended_header_length, 24u);
   EXPECT_EQ(header->segment_data_size, 0u);
@@ -58,8 +61,8 @@ TEST(PteHeader, AllThreeFormsOfTheCorpus) {
 
 TEST(PteProgram, DescribesMethods) {
   TRI_REQUIRE_SHARED();
-  const auto bytes = corpus(kDnf);
-  auto program = PteProgram::load(ByteSpan(bytes.data(), bytes.size()));
+  const auto bytes = corpus_file(kDnf);
+  auto program = PteProgram::load(span_of(bytes));
   ASSERT_TRUE(program.ok()) << last_error_message();
   ASSERT_EQ(program->num_methods(), 4u);
   auto forward = program->method_index("forward");
@@ -79,8 +82,8 @@ TEST(PteProgram, DescribesMethods) {
 TEST(PteProgram, ConstantsFromSegmentAndDeprecatedBuffer) {
   TRI_REQUIRE_SHARED();
   // AddModel computes x + 1.0 with the 1.0 in the constant segment.
-  const auto seg = corpus(kArduinoAdd);
-  auto program = PteProgram::load(ByteSpan(seg.data(), seg.size()));
+  const auto seg = corpus_file(kArduinoAdd);
+  auto program = PteProgram::load(span_of(seg));
   ASSERT_TRUE(program.ok()) << last_error_message();
   // The constant is a 0-d float: 4 bytes in a 4-byte segment.
   auto data = program->constant_data(1, 4);
@@ -92,8 +95,8 @@ TEST(PteProgram, ConstantsFromSegmentAndDeprecatedBuffer) {
   EXPECT_TRUE(message_has("lies outside constant segment")) << last_error_message();
   EXPECT_FALSE(program->constant_data(99, 4).ok());
 
-  const auto old = corpus(kDeprecated);
-  program = PteProgram::load(ByteSpan(old.data(), old.size()));
+  const auto old = corpus_file(kDeprecated);
+  program = PteProgram::load(span_of(old));
   ASSERT_TRUE(program.ok()) << last_error_message();
   data = program->constant_data(1, 16);
   ASSERT_TRUE(data.ok()) << last_error_message();
@@ -103,7 +106,7 @@ TEST(PteProgram, ConstantsFromSegmentAndDeprecatedBuffer) {
 
 TEST(PteHostile, TruncatedFiles) {
   TRI_REQUIRE_SHARED();
-  const auto bytes = corpus(kArduinoAdd);
+  const auto bytes = corpus_file(kArduinoAdd);
   for (size_t cut : {size_t{0}, size_t{7}, size_t{20}, bytes.size() / 2,
                      bytes.size() - 1}) {
     SCOPED_TRACE(cut);
@@ -114,8 +117,8 @@ TEST(PteHostile, TruncatedFiles) {
   }
   // Cutting the segment data off (the program data intact) is reported as a
   // segment past the end.
-  const auto dnf = corpus(kDnf);
-  auto header = parse_pte_header(ByteSpan(dnf.data(), dnf.size()));
+  const auto dnf = corpus_file(kDnf);
+  auto header = parse_pte_header(span_of(dnf));
   ASSERT_TRUE(header.ok());
   auto program = PteProgram::load(
       ByteSpan(dnf.data(), static_cast<size_t>(header->segment_base_offset) + 8));
@@ -125,35 +128,30 @@ TEST(PteHostile, TruncatedFiles) {
 
 TEST(PteHostile, WrongMagic) {
   TRI_REQUIRE_SHARED();
-  auto bytes = corpus(kAppleAdd);
+  auto bytes = corpus_file(kAppleAdd);
   bytes[4] = 'X';
-  auto program = PteProgram::load(ByteSpan(bytes.data(), bytes.size()));
-  EXPECT_EQ(program.error(), Error::InvalidProgram);
-  EXPECT_TRUE(message_has("not a .pte file")) << last_error_message();
+  expect_load_error<PteProgram>(bytes, Error::InvalidProgram,
+                                {"not a .pte file"});
   bytes[4] = 'E';
   bytes[6] = '9';
-  program = PteProgram::load(ByteSpan(bytes.data(), bytes.size()));
-  EXPECT_EQ(program.error(), Error::NotSupported);
-  EXPECT_TRUE(message_has("ET92")) << last_error_message();
+  expect_load_error<PteProgram>(bytes, Error::NotSupported, {"ET92"});
 }
 
 TEST(PteHostile, FlatbufferOffsetsOutOfRange) {
   TRI_REQUIRE_SHARED();
-  auto bytes = corpus(kAppleAdd);
+  auto bytes = corpus_file(kAppleAdd);
   // The root offset points past the end.
   bytes[0] = 0xF0;
   bytes[1] = 0xFF;
-  auto program = PteProgram::load(ByteSpan(bytes.data(), bytes.size()));
-  EXPECT_EQ(program.error(), Error::InvalidProgram);
-  EXPECT_TRUE(message_has("verification")) << last_error_message();
+  expect_load_error<PteProgram>(bytes, Error::InvalidProgram, {"verification"});
   // Every single-byte corruption of the table area is either caught or
   // harmless: nothing reads out of bounds (run under ASan in CI's sanitizer
   // job).
-  const auto good = corpus(kAppleAdd);
+  const auto good = corpus_file(kAppleAdd);
   for (size_t i = 8; i < good.size(); i += 3) {
     auto copy = good;
     copy[i] ^= 0xA5;
-    auto p = PteProgram::load(ByteSpan(copy.data(), copy.size()));
+    auto p = PteProgram::load(span_of(copy));
     if (p.ok()) {
       for (size_t m = 0; m < p->num_methods(); ++m) {
         for (size_t k = 0; k < p->num_inputs(m); ++k) (void)p->input_info(m, k);
@@ -165,23 +163,20 @@ TEST(PteHostile, FlatbufferOffsetsOutOfRange) {
 
 TEST(PteHostile, SegmentPastTheEnd) {
   TRI_REQUIRE_SHARED();
-  auto bytes = corpus(kArduinoAdd);
-  auto header = parse_pte_header(ByteSpan(bytes.data(), bytes.size()));
+  auto bytes = corpus_file(kArduinoAdd);
+  auto header = parse_pte_header(span_of(bytes));
   ASSERT_TRUE(header.ok());
   // Point the segment base far beyond the file.
-  const uint64_t base = uint64_t{1} << 40;
-  memcpy(bytes.data() + 24, &base, 8);
-  auto program = PteProgram::load(ByteSpan(bytes.data(), bytes.size()));
-  EXPECT_EQ(program.error(), Error::InvalidProgram);
-  EXPECT_TRUE(message_has("past the end")) << last_error_message();
+  put_u64(bytes, 24, uint64_t{1} << 40);
+  expect_load_error<PteProgram>(bytes, Error::InvalidProgram, {"past the end"});
 }
 
 TEST(PteHostile, MemoryPlanOverTheLimit) {
   TRI_REQUIRE_SHARED();
-  const auto bytes = corpus(kArduinoAdd);
+  const auto bytes = corpus_file(kArduinoAdd);
   PteLoadOptions options;
   options.max_planned_bytes = 16;
-  auto program = PteProgram::load(ByteSpan(bytes.data(), bytes.size()), options);
+  auto program = PteProgram::load(span_of(bytes), options);
   EXPECT_EQ(program.error(), Error::LimitExceeded);
   EXPECT_TRUE(message_has("over the limit of 16 bytes")) << last_error_message();
 }

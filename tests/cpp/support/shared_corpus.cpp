@@ -19,6 +19,12 @@ std::vector<uint8_t> read_file(const std::string& path) {
                               std::istreambuf_iterator<char>());
 }
 
+std::vector<uint8_t> corpus_file(const std::string& relative) {
+  const std::string path = shared_dir() + "/corpus/" + relative;
+  EXPECT_TRUE(std::filesystem::is_regular_file(path)) << "cannot open " << path;
+  return read_file(path);
+}
+
 std::vector<std::string> list_files(const std::string& dir,
                                     const std::vector<std::string>& suffixes) {
   std::vector<std::string> out;

@@ -13,6 +13,9 @@ namespace tri::testing {
 // "" when absent.
 std::string shared_dir();
 std::vector<uint8_t> read_file(const std::string& path);
+// The bytes of ../shared/corpus/<relative> ("pte/owner__repo/file.pte"). A
+// file that is not there fails the current test (and gives no bytes).
+std::vector<uint8_t> corpus_file(const std::string& relative);
 // Every file under `dir` (recursively) whose name ends with one of `suffixes`,
 // sorted.
 std::vector<std::string> list_files(const std::string& dir,

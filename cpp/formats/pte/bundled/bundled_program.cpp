@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cpp/formats/pte/file_checks.h"
 #include "cpp/formats/pte/schema/bundled_program_generated.h"
 #include "cpp/runtime/core/tensor.h"
 
@@ -15,18 +16,8 @@ namespace fb = bundled_program_flatbuffer;
 constexpr size_t kMinFileSize = 8;  // root offset + identifier
 // The flatbuffer holds u64/double fields; the verifier checks alignment
 // relative to the start of the buffer, so the buffer must be this aligned.
-constexpr uintptr_t kFileAlignment = 8;
+constexpr size_t kFileAlignment = 8;
 constexpr int kMaxNamePrint = 128;
-
-struct Tag {
-  char text[5];
-  explicit Tag(const uint8_t* p) {
-    for (int i = 0; i < 4; ++i) {
-      text[i] = (p[i] >= 0x20 && p[i] < 0x7f) ? static_cast<char>(p[i]) : '.';
-    }
-    text[4] = '\0';
-  }
-};
 
 int name_print_len(size_t size) {
   return size > static_cast<size_t>(kMaxNamePrint) ? kMaxNamePrint
@@ -209,36 +200,17 @@ Result<BundledValue> BundledTestCase::expected_output(size_t index) const {
 // ---- BundledProgram ----
 
 bool BundledProgram::has_bundled_program_magic(ByteSpan file) {
-  return file.data() != nullptr && file.size() >= kMinFileSize &&
-         memcmp(file.data() + 4, fb::BundledProgramIdentifier(), 4) == 0;
+  return has_identifier(file, kFileIdentifierOffset,
+                        fb::BundledProgramIdentifier());
 }
 
 Result<BundledProgram> BundledProgram::load(ByteSpan file) {
-  TRI_CHECK(file.data() != nullptr && file.size() >= kMinFileSize,
-            Error::InvalidArgument,
-            "bundled program: the file is %zu bytes, too small for a "
-            "flatbuffer header (at least %zu bytes)",
-            file.size(), kMinFileSize);
-  TRI_CHECK(reinterpret_cast<uintptr_t>(file.data()) % kFileAlignment == 0,
-            Error::InvalidArgument,
-            "bundled program: the file's bytes must start at a %zu-byte "
-            "aligned address (they start at %p)",
-            static_cast<size_t>(kFileAlignment),
-            static_cast<const void*>(file.data()));
+  TRI_TRY(
+      check_file_start(file, kMinFileSize, kFileAlignment, "bundled program"));
+  TRI_TRY(check_identifier(file, kFileIdentifierOffset,
+                           fb::BundledProgramIdentifier(),
+                           Error::InvalidProgram, "bundled program"));
   const uint8_t* bytes = file.data();
-  if (!has_bundled_program_magic(file)) {
-    const Tag tag(bytes + 4);
-    if (memcmp(bytes + 4, "BP", 2) == 0) {
-      return fail(Error::NotSupported,
-                  "bundled program version '%s' (bytes 4..8) is not "
-                  "supported; Trident reads 'BP08'",
-                  tag.text);
-    }
-    return fail(Error::InvalidProgram,
-                "not a bundled program: identifier '%s' at bytes 4..8, "
-                "expected 'BP08'",
-                tag.text);
-  }
   TRI_CHECK(file.size() < FLATBUFFERS_MAX_BUFFER_SIZE, Error::InvalidProgram,
             "bundled program: %zu bytes is larger than flatbuffers allows",
             file.size());
@@ -268,7 +240,7 @@ Result<BundledProgram> BundledProgram::load(ByteSpan file) {
             Error::InvalidProgram,
             "bundled program: the inner program at offset %zu is not %zu-byte "
             "aligned, so it cannot be loaded in place",
-            bundle.program_offset(), static_cast<size_t>(kFileAlignment));
+            bundle.program_offset(), kFileAlignment);
   TRI_TRY(bundle.validate());
   return bundle;
 }

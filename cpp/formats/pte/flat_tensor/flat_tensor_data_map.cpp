@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "cpp/formats/pte/byte_reader.h"
+#include "cpp/formats/pte/file_checks.h"
 #include "cpp/formats/pte/schema/flat_tensor_generated.h"
 #include "cpp/formats/pte/schema/flat_tensor_v0_generated.h"
 #include "cpp/runtime/core/tensor.h"
@@ -23,31 +25,11 @@ constexpr size_t kMinFileSize = kHeaderStart + kMinHeaderLength;
 // The flatbuffer holds u64 fields; the verifier checks alignment relative to
 // the start of the buffer, so the buffer itself must be this aligned for the
 // reads to be aligned.
-constexpr uintptr_t kFileAlignment = 8;
+constexpr size_t kFileAlignment = 8;
 // Keys are printed in messages up to this many characters.
 constexpr int kMaxKeyPrint = 128;
-
-uint32_t read_u32_le(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
-         (static_cast<uint32_t>(p[2]) << 16) |
-         (static_cast<uint32_t>(p[3]) << 24);
-}
-
-uint64_t read_u64_le(const uint8_t* p) {
-  return static_cast<uint64_t>(read_u32_le(p)) |
-         (static_cast<uint64_t>(read_u32_le(p + 4)) << 32);
-}
-
-// Four file bytes as printable text for messages ('.' for anything else).
-struct Tag {
-  char text[5];
-  explicit Tag(const uint8_t* p) {
-    for (int i = 0; i < 4; ++i) {
-      text[i] = (p[i] >= 0x20 && p[i] < 0x7f) ? static_cast<char>(p[i]) : '.';
-    }
-    text[4] = '\0';
-  }
-};
+constexpr const char kIdentifier[] = "FT01";
+constexpr const char kHeaderMagic[] = "FH01";
 
 // True when [offset, offset + size) lies inside [0, limit), without overflow.
 bool range_within(uint64_t offset, uint64_t size, uint64_t limit) {
@@ -121,54 +103,22 @@ const char* flat_tensor_layout_name(FlatTensorLayout layout) {
 }
 
 bool FlatTensorDataMap::has_flat_tensor_magic(ByteSpan file) {
-  return file.size() >= kHeaderStart + 4 && file.data() != nullptr &&
-         memcmp(file.data() + 4, "FT01", 4) == 0 &&
-         memcmp(file.data() + kHeaderStart, "FH01", 4) == 0;
+  return has_identifier(file, kFileIdentifierOffset, kIdentifier) &&
+         has_identifier(file, kHeaderStart, kHeaderMagic);
 }
 
 Result<FlatTensorDataMap> FlatTensorDataMap::load(ByteSpan file) {
   const uint64_t file_size = file.size();
-  TRI_CHECK(file.data() != nullptr && file.size() >= kMinFileSize,
-            Error::InvalidArgument,
-            ".ptd: the file is %zu bytes, too small for the FT01 identifier "
-            "and the FH01 header (at least %zu bytes)",
-            file.size(), kMinFileSize);
-  TRI_CHECK(reinterpret_cast<uintptr_t>(file.data()) % kFileAlignment == 0,
-            Error::InvalidArgument,
-            ".ptd: the file's bytes must start at a %zu-byte aligned address "
-            "(they start at %p)",
-            static_cast<size_t>(kFileAlignment),
-            static_cast<const void*>(file.data()));
-
+  TRI_TRY(check_file_start(file, kMinFileSize, kFileAlignment, ".ptd"));
   // Identifier and header magic. A different version digit is a format we do
   // not read; anything else is not a FlatTensor file at all.
+  TRI_TRY(check_identifier(file, kFileIdentifierOffset, kIdentifier,
+                           Error::InvalidExternalData,
+                           "FlatTensor (.ptd) file"));
+  TRI_TRY(check_identifier(file, kHeaderStart, kHeaderMagic,
+                           Error::InvalidExternalData,
+                           "FlatTensor (.ptd) header"));
   const uint8_t* bytes = file.data();
-  if (memcmp(bytes + 4, "FT01", 4) != 0) {
-    const Tag tag(bytes + 4);
-    if (memcmp(bytes + 4, "FT", 2) == 0) {
-      return fail(Error::NotSupported,
-                  ".ptd: FlatTensor version '%s' (bytes 4..8) is not "
-                  "supported; Trident reads 'FT01'",
-                  tag.text);
-    }
-    return fail(Error::InvalidExternalData,
-                ".ptd: not a FlatTensor file: identifier '%s' at bytes 4..8, "
-                "expected 'FT01'",
-                tag.text);
-  }
-  if (memcmp(bytes + kHeaderStart, "FH01", 4) != 0) {
-    const Tag tag(bytes + kHeaderStart);
-    if (memcmp(bytes + kHeaderStart, "FH", 2) == 0) {
-      return fail(Error::NotSupported,
-                  ".ptd: FlatTensor header version '%s' (bytes 8..12) is not "
-                  "supported; Trident reads 'FH01'",
-                  tag.text);
-    }
-    return fail(Error::InvalidExternalData,
-                ".ptd: FlatTensor header magic 'FH01' missing at byte 8 "
-                "(found '%s')",
-                tag.text);
-  }
 
   FlatTensorDataMap map;
   map.file_ = file;

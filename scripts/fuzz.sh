@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs the .pte loader fuzzer for a while (default 30 s), seeded with the
+# project's fixtures and, when present, the ../shared corpus. A crash, leak or
+# sanitizer report fails the run and leaves the input in build/fuzz/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRIDENT_FUZZ=ON \
+  -DTRIDENT_TESTS=OFF -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+cmake --build build/fuzz -j"$(nproc)" --target pte_fuzzer >/dev/null
+seeds=build/fuzz/seeds
+mkdir -p "$seeds" build/fuzz/found
+find build/fixtures -name '*.pte' -exec cp {} "$seeds/" \; 2>/dev/null || true
+if [ -d ../shared/corpus/pte ]; then
+  # Small files only: the fuzzer mutates faster on them.
+  find ../shared/corpus/pte \( -name '*.pte' -o -name '*.bpte' \) -size -64k \
+    -exec cp {} "$seeds/" \;
+fi
+work=$(mktemp -d)
+cp "$seeds"/* "$work/"
+./build/fuzz/tests/fuzz/pte_fuzzer "$work" -max_total_time="$seconds" \
+  -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+  -artifact_prefix=build/fuzz/found/ -print_final_stats=1 2>&1 | tail -n 12
+rm -rf "$work"

@@ -1,0 +1,49 @@
+// libFuzzer target: any bytes through the whole load path (format detection,
+// header, verifier, bundled/.pte front ends, every method prepared), and when
+// a program loads, one run of each method with zeroed inputs. The runtime must
+// answer every input with an Error, never a crash, a hang or a leak.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "cpp/host/host_model.h"
+#include "cpp/kernels/register_kernels.h"
+
+namespace {
+
+bool g_registered = tri::register_portable_kernels() == tri::Error::Ok;
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (!g_registered) {
+    __builtin_trap();
+  }
+  tri::host::HostModel model;
+  tri::host::HostOptions options;
+  // Keep the fuzzer's memory bounded: hostile plans are refused, not served.
+  options.max_planned_bytes = 64u << 20;
+  if (model.load(tri::host::OwnedBytes::copy_of(data, size), options) !=
+      tri::Error::Ok) {
+    return 0;
+  }
+  const tri::Program& program = model.program();
+  for (size_t m = 0; m < program.num_methods(); ++m) {
+    const std::string name = program.method_name(m);
+    bool ready = true;
+    for (size_t i = 0; i < program.num_inputs(m) && ready; ++i) {
+      tri::Result<tri::ValueInfo> info = program.input_info(m, i);
+      if (!info.ok() || info->tag != tri::Tag::Tensor) {
+        continue;
+      }
+      std::vector<int32_t> shape(info->sizes, info->sizes + info->dim);
+      tri::Result<uint8_t*> ptr = model.prepare_input(name, i, shape);
+      ready = ptr.ok();
+    }
+    if (ready) {
+      (void)model.execute(name);
+    }
+  }
+  return 0;
+}
