@@ -1,0 +1,16 @@
+// aten::alias_copy.out: a copy of self (converting to out's dtype).
+#include "cpp/kernels/kernels.h"
+#include "cpp/kernels/util/copy.h"
+
+namespace tri {
+namespace kernels {
+
+Error alias_copy_out(KernelContext&, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(Tensor* self, args.tensor(0));
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(1));
+  TRI_TRY(check_copy_dtypes(*self, *out));
+  return copy_into(TensorView::of(*self), *out);
+}
+
+}  // namespace kernels
+}  // namespace tri

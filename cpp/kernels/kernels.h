@@ -1,0 +1,18 @@
+// Declarations of every kernel function, generated from kernel_table.inc so
+// that the table and the definitions cannot drift apart.
+#pragma once
+
+#include "cpp/runtime/core/error.h"
+#include "cpp/runtime/kernel/kernel_args.h"
+#include "cpp/runtime/kernel/operator_registry.h"
+
+namespace tri {
+namespace kernels {
+
+#define TRI_KERNEL(name, function, num_args) \
+  Error function(KernelContext& context, KernelArgs& args);
+#include "cpp/kernels/kernel_table.inc"
+#undef TRI_KERNEL
+
+}  // namespace kernels
+}  // namespace tri

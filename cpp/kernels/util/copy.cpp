@@ -1,0 +1,177 @@
+#include "cpp/kernels/util/copy.h"
+
+#include <cstring>
+
+#include "cpp/kernels/util/convert.h"
+#include "cpp/kernels/util/dtype_dispatch.h"
+#include "cpp/kernels/util/nd_iter.h"
+#include "cpp/kernels/util/resize.h"
+
+namespace tri {
+namespace {
+
+template <typename T>
+void copy_row(char* const* p, const int64_t* s, int64_t n) {
+  if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
+    std::memcpy(p[0], p[1], static_cast<size_t>(n) * sizeof(T));
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    std::memcpy(p[0] + i * s[0], p[1] + i * s[1], sizeof(T));
+  }
+}
+
+template <typename T>
+void copy_bits(const NdIter& it) {
+  it.for_each_row([](char* const* p, const int64_t* s, int64_t n) { copy_row<T>(p, s, n); });
+}
+
+// Converting copies go through a pivot type that holds every source value
+// exactly, so that pivot -> dst rounds once, as a direct conversion would:
+// float between Half, BFloat16 and Float; double for other floating
+// sources; int64 for Bool and the integers. UInt64 to a floating type is the
+// one pair int64 cannot carry (values >= 2^63).
+template <typename P>
+void convert_rows(const NdIter& it, ScalarType from, ScalarType to) {
+  it.for_each_row([from, to](char* const* p, const int64_t* s, int64_t n) {
+    constexpr int64_t kChunk = 256;
+    P buf[kChunk];
+    for (int64_t i = 0; i < n; i += kChunk) {
+      const int64_t m = n - i < kChunk ? n - i : kChunk;
+      load_row<P>(from, p[1] + i * s[1], s[1], m, buf);
+      store_row<P>(to, buf, p[0] + i * s[0], s[0], m);
+    }
+  });
+}
+
+void uint64_to_floating(const NdIter& it, ScalarType to) {
+  it.for_each_row([to](char* const* p, const int64_t* s, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+      const uint64_t v = *reinterpret_cast<const uint64_t*>(p[1] + i * s[1]);
+      char* d = p[0] + i * s[0];
+      switch (to) {
+        case ScalarType::Half: *reinterpret_cast<Half*>(d) = cast_value<Half>(v); break;
+        case ScalarType::BFloat16: *reinterpret_cast<BFloat16*>(d) = cast_value<BFloat16>(v); break;
+        case ScalarType::Float: *reinterpret_cast<float*>(d) = cast_value<float>(v); break;
+        default: *reinterpret_cast<double*>(d) = cast_value<double>(v); break;
+      }
+    }
+  });
+}
+
+bool is_float32_or_narrower(ScalarType t) {
+  return t == ScalarType::Float || t == ScalarType::Half || t == ScalarType::BFloat16;
+}
+
+void convert_view(const NdIter& it, ScalarType from, ScalarType to) {
+  if (is_float32_or_narrower(from) && is_float32_or_narrower(to)) {
+    convert_rows<float>(it, from, to);
+  } else if (is_floating_type(from)) {
+    convert_rows<double>(it, from, to);
+  } else if (from == ScalarType::UInt64 && is_floating_type(to)) {
+    uint64_to_floating(it, to);
+  } else {
+    convert_rows<int64_t>(it, from, to);
+  }
+}
+
+// Walks both views in logical order with their own index counters: the
+// general reshape when neither side is row-major. One element at a time: a
+// rare case.
+void copy_dual_counter(const TensorView& src, const TensorView& dst) {
+  const int64_t n = dst.numel();
+  const int64_t src_size = static_cast<int64_t>(src.element_size());
+  const int64_t dst_size = static_cast<int64_t>(dst.element_size());
+  int64_t si[kTensorDimLimit] = {};
+  int64_t di[kTensorDimLimit] = {};
+  int64_t so = 0;
+  int64_t doff = 0;
+  // A rank-0 view of one element on each side, for the converting copy.
+  TensorView s1 = TensorView::scalar(src.data, src.type);
+  TensorView d1 = TensorView::scalar(dst.data, dst.type);
+  for (int64_t i = 0; i < n; ++i) {
+    char* d = static_cast<char*>(dst.data) + doff * dst_size;
+    const char* s = static_cast<const char*>(src.data) + so * src_size;
+    if (src.type == dst.type) {
+      std::memcpy(d, s, static_cast<size_t>(dst_size));
+    } else {
+      s1.data = const_cast<char*>(s);
+      d1.data = d;
+      copy_view(s1, d1);
+    }
+    for (int32_t k = src.dim - 1; k >= 0; --k) {
+      so += src.strides[k];
+      if (++si[k] < src.sizes[k]) break;
+      so -= src.strides[k] * src.sizes[k];
+      si[k] = 0;
+    }
+    for (int32_t k = dst.dim - 1; k >= 0; --k) {
+      doff += dst.strides[k];
+      if (++di[k] < dst.sizes[k]) break;
+      doff -= dst.strides[k] * dst.sizes[k];
+      di[k] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+void copy_view(const TensorView& src, const TensorView& dst) {
+  const TensorView* ops[] = {&dst, &src};
+  const NdIter it(dst.sizes, dst.dim, ops, 2);
+  if (src.type == dst.type) {
+    switch (dst.element_size()) {
+      case 1: copy_bits<uint8_t>(it); return;
+      case 2: copy_bits<uint16_t>(it); return;
+      case 4: copy_bits<uint32_t>(it); return;
+      case 8: copy_bits<uint64_t>(it); return;
+      default: break;
+    }
+  }
+  convert_view(it, src.type, dst.type);
+}
+
+void copy_reshape(const TensorView& src, const TensorView& dst) {
+  bool same_shape = src.dim == dst.dim;
+  for (int32_t d = 0; same_shape && d < src.dim; ++d) {
+    same_shape = src.sizes[d] == dst.sizes[d];
+  }
+  if (same_shape) {
+    copy_view(src, dst);
+    return;
+  }
+  if (dst.numel() == 0) {
+    return;
+  }
+  if (dst.is_row_major()) {
+    // dst's memory seen with src's shape.
+    TensorView d = src;
+    d.data = dst.data;
+    d.type = dst.type;
+    row_major_strides(d.sizes, d.dim, d.strides);
+    copy_view(src, d);
+    return;
+  }
+  if (src.is_row_major()) {
+    TensorView s = dst;
+    s.data = src.data;
+    s.type = src.type;
+    row_major_strides(s.sizes, s.dim, s.strides);
+    copy_view(s, dst);
+    return;
+  }
+  copy_dual_counter(src, dst);
+}
+
+Error check_copy_dtypes(const Tensor& self, const Tensor& out) {
+  TRI_TRY(check_dtype(self.scalar_type(), kAllTypes, "self"));
+  return check_dtype(out.scalar_type(), kAllTypes, "out");
+}
+
+Error copy_into(const TensorView& src, Tensor& out) {
+  TRI_TRY(resize_out(out, Span<const int64_t>(src.sizes, static_cast<size_t>(src.dim))));
+  copy_view(src, TensorView::of(out));
+  return Error::Ok;
+}
+
+}  // namespace tri

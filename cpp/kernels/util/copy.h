@@ -1,0 +1,24 @@
+// Copies between strided views, converting dtypes when they differ. Every
+// view/copy op (permute, expand, slice, select, squeeze, clone, _to_copy,
+// dim-order copies) ends in one of these.
+#pragma once
+
+#include "cpp/kernels/util/tensor_view.h"
+#include "cpp/runtime/core/error.h"
+
+namespace tri {
+
+// dst[i] = src[i] over dst's shape; src broadcasts to it (expand).
+void copy_view(const TensorView& src, const TensorView& dst);
+
+// Copies the elements of src into dst in logical (row-major) order; the
+// shapes may differ but the element counts must match (view/reshape).
+void copy_reshape(const TensorView& src, const TensorView& dst);
+
+// Copies convert like ATen's copy_: any of kAllTypes to any other.
+Error check_copy_dtypes(const Tensor& self, const Tensor& out);
+
+// Resizes out to `src`'s shape and copies src into it.
+Error copy_into(const TensorView& src, Tensor& out);
+
+}  // namespace tri

@@ -1,0 +1,152 @@
+#include "cpp/kernels/util/matmul.h"
+
+#include <cinttypes>
+
+#include "cpp/kernels/util/convert.h"
+#include "cpp/kernels/util/dtype_dispatch.h"
+#include "cpp/kernels/util/gemm.h"
+#include "cpp/kernels/util/resize.h"
+
+namespace tri {
+namespace {
+
+// A strided matrix of any dtype; strides in bytes.
+struct AnyMat {
+  char* data;
+  ScalarType type;
+  int64_t rs;
+  int64_t cs;
+};
+
+AnyMat any_mat(const Tensor& t) {
+  const int64_t es = static_cast<int64_t>(t.element_size());
+  return AnyMat{static_cast<char*>(t.mutable_data()), t.scalar_type(), t.strides()[0] * es,
+                t.strides()[1] * es};
+}
+
+// The compute type's arithmetic: integers wrap (int64 via uint64).
+template <typename C>
+using GemmType = typename std::conditional<std::is_same<C, int64_t>::value, uint64_t, C>::type;
+
+// Any dtypes and strides, no scratch memory: c = a @ b in C, 256 columns of a
+// row of c at a time, converting each row slice of b as it is used. The
+// fallback when temp memory is missing (or too small).
+template <typename C>
+void gemm_converting(int64_t m, int64_t n, int64_t k, const AnyMat& a, const AnyMat& b,
+                     const AnyMat& c) {
+  using G = GemmType<C>;
+  constexpr int64_t kCols = 256;
+  G acc[kCols];
+  C brow[kCols];
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j0 = 0; j0 < n; j0 += kCols) {
+      const int64_t nc = n - j0 < kCols ? n - j0 : kCols;
+      for (int64_t j = 0; j < nc; ++j) acc[j] = G(0);
+      for (int64_t p = 0; p < k; ++p) {
+        const G av = static_cast<G>(load_one<C>(a.type, a.data + i * a.rs + p * a.cs));
+        load_row<C>(b.type, b.data + p * b.rs + j0 * b.cs, b.cs, nc, brow);
+        for (int64_t j = 0; j < nc; ++j) acc[j] += av * static_cast<G>(brow[j]);
+      }
+      for (int64_t j = 0; j < nc; ++j) brow[j] = static_cast<C>(acc[j]);
+      store_row<C>(c.type, brow, c.data + i * c.rs + j0 * c.cs, c.cs, nc);
+    }
+  }
+}
+
+// a, b and c hold C already (Float, Double, Long); byte strides are
+// multiples of sizeof(C).
+template <typename C>
+void run_native(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const AnyMat& a,
+                const AnyMat& b, const AnyMat& c) {
+  using G = GemmType<C>;
+  constexpr int64_t es = sizeof(C);
+  if (!(c.cs == es || n == 1)) {
+    // Column-major out: compute C^T = B^T A^T into it.
+    run_native<C>(ctx, n, m, k, AnyMat{b.data, b.type, b.cs, b.rs},
+                  AnyMat{a.data, a.type, a.cs, a.rs}, AnyMat{c.data, c.type, c.cs, c.rs});
+    return;
+  }
+  MatView<G> av{reinterpret_cast<const G*>(a.data), a.rs / es, a.cs / es};
+  MatView<G> bv{reinterpret_cast<const G*>(b.data), b.rs / es, b.cs / es};
+  if (n == 1) {
+    bv.cs = 1;
+  }
+  if (bv.cs != 1 && ctx.temp != nullptr && k > 0) {
+    G* packed = ctx.temp->allocate_array<G>(static_cast<size_t>(k * n));
+    if (packed != nullptr) {
+      for (int64_t p = 0; p < k; ++p) {
+        for (int64_t j = 0; j < n; ++j) packed[p * n + j] = bv.data[p * bv.rs + j * bv.cs];
+      }
+      bv = MatView<G>{packed, n, 1};
+    }
+  }
+  if (bv.cs != 1) {
+    gemm_converting<C>(m, n, k, a, b, c);
+    return;
+  }
+  gemm_blocked<G>(m, n, k, av, bv, reinterpret_cast<G*>(c.data), c.rs / es);
+}
+
+// Other dtypes (Half, BFloat16, the narrower integers): convert a and b to C
+// in temp memory, multiply there, convert the product into c.
+template <typename C>
+void run_converted(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const AnyMat& a,
+                   const AnyMat& b, const AnyMat& c) {
+  using G = GemmType<C>;
+  C* ac = nullptr;
+  C* bc = nullptr;
+  C* cc = nullptr;
+  if (ctx.temp != nullptr && m > 0 && n > 0) {
+    ac = ctx.temp->allocate_array<C>(static_cast<size_t>(m * k));
+    bc = ctx.temp->allocate_array<C>(static_cast<size_t>(k * n));
+    cc = ctx.temp->allocate_array<C>(static_cast<size_t>(m * n));
+  }
+  if (ac == nullptr || bc == nullptr || cc == nullptr) {
+    gemm_converting<C>(m, n, k, a, b, c);
+    return;
+  }
+  for (int64_t i = 0; i < m; ++i) load_row<C>(a.type, a.data + i * a.rs, a.cs, k, ac + i * k);
+  for (int64_t p = 0; p < k; ++p) load_row<C>(b.type, b.data + p * b.rs, b.cs, n, bc + p * n);
+  gemm_blocked<G>(m, n, k, MatView<G>{reinterpret_cast<const G*>(ac), k, 1},
+                  MatView<G>{reinterpret_cast<const G*>(bc), n, 1}, reinterpret_cast<G*>(cc), n);
+  for (int64_t i = 0; i < m; ++i) store_row<C>(c.type, cc + i * n, c.data + i * c.rs, c.cs, n);
+}
+
+}  // namespace
+
+Error check_matmul(const Tensor& a, const Tensor& b, Tensor& out) {
+  TRI_CHECK(a.dim() == 2, Error::InvalidArgument, "mat1 must be a matrix, got rank %d", a.dim());
+  TRI_CHECK(b.dim() == 2, Error::InvalidArgument, "mat2 must be a matrix, got rank %d", b.dim());
+  TRI_CHECK(a.size(1) == b.size(0), Error::InvalidArgument,
+            "mat1 and mat2 shapes cannot be multiplied (%" PRId32 "x%" PRId32 " and %" PRId32
+            "x%" PRId32 ")",
+            a.size(0), a.size(1), b.size(0), b.size(1));
+  TRI_TRY(check_dtype(a.scalar_type(), kRealHBTypes, "mat1"));
+  TRI_CHECK(a.scalar_type() == b.scalar_type(), Error::InvalidType,
+            "expected mat1 and mat2 to have the same dtype, but got %s != %s",
+            scalar_type_name(a.scalar_type()), scalar_type_name(b.scalar_type()));
+  TRI_TRY(check_same_dtype(out, a.scalar_type(), "out"));
+  const SizesType shape[] = {a.size(0), b.size(1)};
+  return resize_out(out, shape);
+}
+
+void matmul_into(KernelContext& context, const Tensor& a, const Tensor& b, Tensor& out) {
+  const int64_t m = a.size(0);
+  const int64_t n = b.size(1);
+  const int64_t k = a.size(1);
+  const AnyMat av = any_mat(a);
+  const AnyMat bv = any_mat(b);
+  const AnyMat cv = any_mat(out);
+  switch (out.scalar_type()) {
+    case ScalarType::Float: return run_native<float>(context, m, n, k, av, bv, cv);
+    case ScalarType::Double: return run_native<double>(context, m, n, k, av, bv, cv);
+    case ScalarType::Long: return run_native<int64_t>(context, m, n, k, av, bv, cv);
+    default:
+      if (compute_kind(out.scalar_type()) == ComputeKind::Int) {
+        return run_converted<int64_t>(context, m, n, k, av, bv, cv);
+      }
+      return run_converted<float>(context, m, n, k, av, bv, cv);
+  }
+}
+
+}  // namespace tri
