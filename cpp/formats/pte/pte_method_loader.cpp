@@ -189,6 +189,11 @@ Error build_instruction(const fb::Instruction* in, size_t num_instructions,
                         Span<DelegateInstance> delegates,
                         MemoryAllocator& alloc, Instruction* out) {
   TRI_CHECK(in != nullptr, Error::InvalidProgram, "missing instruction");
+  // The verifier accepts a union type without its table.
+  TRI_CHECK(in->instr_args_type() == fb::InstructionArguments::NONE ||
+                in->instr_args() != nullptr,
+            Error::InvalidProgram, "the instruction's %s table is missing",
+            fb::EnumNameInstructionArguments(in->instr_args_type()));
   switch (in->instr_args_type()) {
     case fb::InstructionArguments::KernelCall: {
       const fb::KernelCall* call = in->instr_args_as_KernelCall();
@@ -298,9 +303,12 @@ Result<size_t> PteProgram::method_allocator_size(size_t method) const {
   for (size_t i = 0; i < count(instrs); ++i) {
     const fb::Instruction* in = instrs->Get(static_cast<flatbuffers::uoffset_t>(i));
     const flatbuffers::Vector<int32_t>* args = nullptr;
-    if (in && in->instr_args_type() == fb::InstructionArguments::KernelCall) {
+    if (in == nullptr || in->instr_args() == nullptr) {
+      continue;
+    }
+    if (in->instr_args_type() == fb::InstructionArguments::KernelCall) {
       args = in->instr_args_as_KernelCall()->args();
-    } else if (in && in->instr_args_type() == fb::InstructionArguments::DelegateCall) {
+    } else if (in->instr_args_type() == fb::InstructionArguments::DelegateCall) {
       args = in->instr_args_as_DelegateCall()->args();
     }
     bytes += (count(args) + 1) * sizeof(EValue*) + kSlack;

@@ -133,9 +133,18 @@ Error box_items(const flatbuffers::Vector<Index>* items, Span<EValue> values,
   return Error::Ok;
 }
 
+// The verifier accepts a union whose type is set but whose table is absent;
+// every accessor below assumes the table is there.
+bool union_table_present(const fb::EValue* v) {
+  return v->val_type() == fb::KernelTypes::NONE || v->val() != nullptr;
+}
+
 Error parse_value(const ValueTableContext& ctx, const fb::EValue* v,
                   Span<EValue> values, EValue* none, EValue* out) {
   MemoryAllocator& alloc = *ctx.memory->method;
+  TRI_CHECK(union_table_present(v), Error::InvalidProgram,
+            "the value's %s table is missing",
+            fb::EnumNameKernelTypes(v->val_type()));
   switch (v->val_type()) {
     case fb::KernelTypes::NONE:
     case fb::KernelTypes::Null:
@@ -243,6 +252,8 @@ Result<ValueInfo> describe_value(const fb::ExecutionPlan* plan, int32_t index) {
             Error::InvalidProgram, "value index %" PRId32 " out of range (%" PRIu32 " values)",
             index, table ? table->size() : 0);
   const fb::EValue* v = table->Get(static_cast<flatbuffers::uoffset_t>(index));
+  TRI_CHECK(v != nullptr && union_table_present(v), Error::InvalidProgram,
+            "value %" PRId32 " has no table", index);
   ValueInfo info;
   switch (v->val_type()) {
     case fb::KernelTypes::Int: info.tag = Tag::Int; break;
@@ -278,7 +289,7 @@ size_t value_table_bytes(const fb::ExecutionPlan* plan) {
   size_t bytes = (n + 1) * sizeof(EValue) + 2 * kSlack;
   for (size_t i = 0; i < n; ++i) {
     const fb::EValue* v = table->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (v == nullptr) {
+    if (v == nullptr || !union_table_present(v)) {
       continue;
     }
     switch (v->val_type()) {

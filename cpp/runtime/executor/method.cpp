@@ -45,6 +45,39 @@ Error Method::set_input_scalar(size_t index, const EValue& value) {
   return Error::Ok;
 }
 
+namespace {
+
+// A tensor with elements but no memory (neither planned nor an input, or
+// released by a FreeCall) would make any kernel write through a null
+// pointer; hostile programs can declare such values, so they are refused.
+Error check_has_memory(const Tensor* t, size_t arg) {
+  TRI_CHECK(t == nullptr || t->data() != nullptr || t->nbytes() == 0,
+            Error::InvalidProgram,
+            "argument %zu: tensor has no memory (not memory-planned, not an "
+            "input, or freed)",
+            arg);
+  return Error::Ok;
+}
+
+Error check_args_have_memory(const Instruction& instr) {
+  for (uint32_t i = 0; i < instr.num_args; ++i) {
+    const EValue& v = *instr.args[i];
+    if (v.is_tensor()) {
+      TRI_TRY(check_has_memory(v.payload.as_tensor, i));
+    } else if (v.tag == Tag::TensorList || v.tag == Tag::OptionalTensorList) {
+      const BoxedTensorList& list = v.payload.as_tensor_list;
+      for (size_t k = 0; k < list.size; ++k) {
+        if (list.items[k]->is_tensor()) {
+          TRI_TRY(check_has_memory(list.items[k]->payload.as_tensor, i));
+        }
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
 Error Method::run_instruction(size_t pc, size_t* next_pc) {
   const Instruction& instr = plan_.instructions[pc];
   *next_pc = pc + 1;
@@ -58,6 +91,8 @@ Error Method::run_instruction(size_t pc, size_t* next_pc) {
       if (temp_ != nullptr) {
         temp_->reset();
       }
+      TRI_TRY_CONTEXT(check_args_have_memory(instr), "instruction %zu (%s)", pc,
+                      op.name);
       TRI_TRY_CONTEXT(op.kernel->fn(context, args), "instruction %zu (%s)", pc,
                       op.name);
       return Error::Ok;

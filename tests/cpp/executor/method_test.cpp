@@ -165,6 +165,22 @@ TEST_F(MethodTest, FreeClearsTensorData) {
   EXPECT_EQ(t->data(), nullptr);
 }
 
+TEST_F(MethodTest, TensorWithoutMemoryIsRefusedBeforeTheKernelRuns) {
+  Tensor* in = tf_.make(ScalarType::Float, {2}, {1, 2});
+  Tensor* out = tf_.zeros(ScalarType::Float, {2});
+  out->set_data(nullptr, 0);  // e.g. neither planned nor an input
+  std::vector<EValue> values = {EValue::from_tensor(in), EValue::from_tensor(out)};
+  std::vector<EValue*> args = {&values[0], &values[1], &values[1]};
+  std::vector<Instruction> instrs = {kernel_call(args)};
+  std::vector<int32_t> inputs, outputs = {1};
+  Method m = make(values, instrs, inputs, outputs);
+  EXPECT_EQ(m.execute(), Error::InvalidProgram);
+  EXPECT_STREQ(last_error_message(),
+               "method 'forward': instruction 0 (test::increment.out): "
+               "argument 1: tensor has no memory (not memory-planned, not an "
+               "input, or freed)");
+}
+
 TEST_F(MethodTest, InputsAreCheckedByKindAndShape) {
   Tensor* in = tf_.zeros(ScalarType::Float, {4}, {}, ShapeDynamism::DynamicBound);
   std::vector<EValue> values = {EValue::from_tensor(in), EValue::from_int(3)};

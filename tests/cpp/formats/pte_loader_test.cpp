@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cpp/formats/pte/pte_program.h"
+#include "cpp/formats/pte/schema/program_generated.h"
 #include "tests/cpp/support/hostile_bytes.h"
 #include "tests/cpp/support/shared_corpus.h"
 
@@ -179,6 +180,65 @@ TEST(PteHostile, MemoryPlanOverTheLimit) {
   auto program = PteProgram::load(span_of(bytes), options);
   EXPECT_EQ(program.error(), Error::LimitExceeded);
   EXPECT_TRUE(message_has("over the limit of 16 bytes")) << last_error_message();
+}
+
+}  // namespace
+}  // namespace tri::pte
+
+namespace tri::pte {
+namespace {
+
+// The flatbuffers verifier accepts a union whose type is set but whose table
+// is absent (found by the fuzzer); loading must report it, not dereference it.
+std::vector<uint8_t> program_with_bare_unions(bool bare_value,
+                                              bool bare_instruction) {
+  namespace fb = executorch_flatbuffer;
+  flatbuffers::FlatBufferBuilder b;
+  fb::EValueBuilder value(b);
+  value.add_val_type(fb::KernelTypes::Int);
+  auto bare = value.Finish();
+  auto good = fb::CreateEValue(b, fb::KernelTypes::Int,
+                               fb::CreateInt(b, 7).Union());
+  std::vector<flatbuffers::Offset<fb::EValue>> values = {bare_value ? bare : good};
+  fb::InstructionBuilder instr(b);
+  instr.add_instr_args_type(fb::InstructionArguments::MoveCall);
+  auto bare_instr = instr.Finish();
+  auto move = fb::CreateInstruction(b, fb::InstructionArguments::MoveCall,
+                                    fb::CreateMoveCall(b, 0, 0).Union());
+  std::vector<flatbuffers::Offset<fb::Instruction>> instrs = {
+      bare_instruction ? bare_instr : move};
+  auto chain = fb::CreateChain(b, 0, 0, b.CreateVector(instrs));
+  std::vector<flatbuffers::Offset<fb::Chain>> chains = {chain};
+  std::vector<int32_t> outputs = {0};
+  auto plan = fb::CreateExecutionPlan(b, b.CreateString("forward"), 0,
+                                      b.CreateVector(values), 0,
+                                      b.CreateVector(outputs), b.CreateVector(chains));
+  std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans = {plan};
+  b.Finish(fb::CreateProgram(b, 0, b.CreateVector(plans)), fb::ProgramIdentifier());
+  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+}
+
+Error load_forward(const std::vector<uint8_t>& bytes) {
+  auto program = PteProgram::load(ByteSpan(bytes.data(), bytes.size()));
+  if (!program.ok()) return program.error();
+  alignas(16) static uint8_t arena[1 << 16];
+  MemoryAllocator alloc(arena, sizeof(arena));
+  MemoryManager memory;
+  memory.method = &alloc;
+  auto method = program->load_method(0, memory, MethodLoadOptions());
+  return method.ok() ? Error::Ok : method.error();
+}
+
+TEST(PteHostile, UnionTypeWithoutTable) {
+  // std::vector's storage comes from operator new: aligned for any scalar.
+  ASSERT_EQ(load_forward(program_with_bare_unions(false, false)), Error::Ok)
+      << last_error_message();
+  for (auto [bare_value, bare_instruction] :
+       {std::pair{true, false}, std::pair{false, true}}) {
+    EXPECT_EQ(load_forward(program_with_bare_unions(bare_value, bare_instruction)),
+              Error::InvalidProgram);
+    EXPECT_TRUE(message_has("table is missing")) << last_error_message();
+  }
 }
 
 }  // namespace
