@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Runs the .pte loader fuzzer for a while (default 30 s), seeded with the
-# project's fixtures and, when present, the ../shared corpus. A crash, leak or
-# sanitizer report fails the run and leaves the input in build/fuzz/.
+# The sanitizer pass: builds everything with clang, ASan and UBSan into
+# build/fuzz, runs the C++ units there, then runs the .pte loader fuzzer for a
+# while (default 30 s) seeded with the project's fixtures and, when present,
+# the ../shared corpus. A test failure, crash, leak or sanitizer report fails
+# the run and leaves the fuzzer's input in build/fuzz/found/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
 cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRIDENT_FUZZ=ON \
-  -DTRIDENT_TESTS=OFF -DCMAKE_CXX_COMPILER=clang++ >/dev/null
-cmake --build build/fuzz -j"$(nproc)" --target pte_fuzzer >/dev/null
+  -DTRIDENT_TESTS=ON -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+cmake --build build/fuzz -j"$(nproc)" >/dev/null
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+(cd build/fuzz && ctest --output-on-failure -j"$(nproc)" | tail -n 3)
 seeds=build/fuzz/seeds
 mkdir -p "$seeds" build/fuzz/found
 find build/fixtures -name '*.pte' -exec cp {} "$seeds/" \; 2>/dev/null || true

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm test: installs what is missing, builds everything, and runs every test:
-# the runtime symbol check, the C++ units (ctest), and the Vitest suites (JS
-# API through the real wasm build, corpus conformance, the demo in Chromium).
+# the runtime symbol check, the C++ units (ctest), the Vitest suites (JS API
+# through the real wasm build, corpus conformance, the demo in Chromium), and
+# the C++ units again under ASan/UBSan followed by 30 s of fuzzing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -11,3 +12,5 @@ bash scripts/check-runtime-symbols.sh
 bash scripts/check-runtime-symbols.sh build/wasm/libtrident_runtime.a
 (cd build/native && ctest --output-on-failure -j"$(nproc)")
 npx vitest run
+# Sanitizers and fuzzing last: they rebuild the native code with clang.
+bash scripts/fuzz.sh 30

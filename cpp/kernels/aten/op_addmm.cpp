@@ -27,27 +27,12 @@ Error addmm_out(KernelContext& context, KernelArgs& args) {
   matmul_into(context, *mat1, *mat2, *out);
   const ScalarType type = out->scalar_type();
   const TensorView out_v = TensorView::of(*out);
-  // beta == 0 and alpha == 1 as values of out's dtype (integers wrap).
-  ComputeScalar a_value(alpha, type);
-  ComputeScalar b_value(beta, type);
-  double a_num = 0;
-  double b_num = 0;
-  switch (compute_kind(type)) {
-    case ComputeKind::Int:
-      a_num = static_cast<double>(a_value.get<int64_t>());
-      b_num = static_cast<double>(b_value.get<int64_t>());
-      break;
-    case ComputeKind::Float:
-      a_num = a_value.get<float>();
-      b_num = b_value.get<float>();
-      break;
-    case ComputeKind::Double:
-      a_num = a_value.get<double>();
-      b_num = b_value.get<double>();
-      break;
-  }
-  if (b_num == 0) {
-    if (a_num == 1) {
+  // alpha and beta as values of out's dtype (integers wrap: beta 256 is 0
+  // for uint8).
+  const ComputeScalar a_value(alpha, type);
+  const ComputeScalar b_value(beta, type);
+  if (b_value.as_double() == 0) {
+    if (a_value.as_double() == 1) {
       return Error::Ok;
     }
     return map1<kComputeAll>(type, out_v, out_v, [&](auto tag) {

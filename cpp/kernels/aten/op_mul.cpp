@@ -15,12 +15,12 @@ Error mul_impl(KernelArgs& args, OperandKind other_kind) {
   BinaryOperands ops;
   TRI_TRY(prepare_binary(args, spec, &ops));
   ComputeScalar other;
-  return map2<kComputeAll | kComputeInt32>(ops.common, TensorView::of(*ops.self),
-                           ops.other_view(ops.common, &other), TensorView::of(*ops.out),
-                           [](auto tag) {
-                             using C = typename decltype(tag)::type;
-                             return [](C x, C y) -> C { return arith_mul(x, y); };
-                           });
+  const TensorView other_v = ops.other_view(ops.common, &other);
+  return map2<kComputeAll | kComputeInt32>(
+      ops.common, TensorView::of(*ops.self), other_v, TensorView::of(*ops.out), [](auto tag) {
+        using C = typename decltype(tag)::type;
+        return [](C x, C y) -> C { return arith_mul(x, y); };
+      });
 }
 
 }  // namespace

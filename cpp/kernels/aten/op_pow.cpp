@@ -56,9 +56,7 @@ Error pow_impl(KernelArgs& args, OperandKind self_kind, OperandKind other_kind) 
   const TensorView out_v = TensorView::of(*ops.out);
   if (ops.other == nullptr && compute_kind(ops.common) != ComputeKind::Int) {
     // The exponents models use most, computed exactly as ATen's fast paths.
-    const double e = compute_kind(ops.common) == ComputeKind::Float
-                         ? static_cast<double>(other_value.get<float>())
-                         : other_value.get<double>();
+    const double e = other_value.as_double();
     if (e == 2.0) {
       return map1<kComputeFloating>(ops.common, self_v, out_v, [](auto tag) {
         using C = typename decltype(tag)::type;

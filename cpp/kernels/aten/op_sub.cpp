@@ -31,12 +31,13 @@ Error sub_impl(KernelArgs& args, OperandKind other_kind, bool reverse) {
   const TensorView other_v = ops.other_view(ops.common, &other);
   const TensorView out_v = TensorView::of(*ops.out);
   // rsub is sub with the operands swapped.
-  return map2<kComputeAll | kComputeInt32>(ops.common, reverse ? other_v : self_v, reverse ? self_v : other_v,
-                           out_v, [&](auto tag) {
-                             using C = typename decltype(tag)::type;
-                             const C a = scalar_as<C>(alpha, ops.common);
-                             return [a](C x, C y) -> C { return arith_sub(x, arith_mul(a, y)); };
-                           });
+  const TensorView& x = reverse ? other_v : self_v;
+  const TensorView& y = reverse ? self_v : other_v;
+  return map2<kComputeAll | kComputeInt32>(ops.common, x, y, out_v, [&](auto tag) {
+    using C = typename decltype(tag)::type;
+    const C a = scalar_as<C>(alpha, ops.common);
+    return [a](C v, C w) -> C { return arith_sub(v, arith_mul(a, w)); };
+  });
 }
 
 }  // namespace

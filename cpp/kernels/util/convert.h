@@ -116,6 +116,13 @@ class ComputeScalar {
 
   // Valid while this object lives.
   TensorView view() const;
+  // The value as a double (for tests like "is alpha 1"; int64 values beyond
+  // 2^53 round).
+  double as_double() const {
+    return type_ == ScalarType::Long    ? static_cast<double>(i_)
+           : type_ == ScalarType::Float ? static_cast<double>(f_)
+                                        : d_;
+  }
   template <typename C>
   C get() const {
     if constexpr (std::is_same<C, int64_t>::value) {

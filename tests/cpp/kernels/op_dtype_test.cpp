@@ -207,7 +207,7 @@ TEST_F(Dtypes, MatmulConvertsWithAndWithoutTemp) {
     EXPECT_VALUES(iout, {58, 64, 139, 154});
     // int8 products and sums wrap in int8.
     std::vector<double> a40(6);
-    for (size_t k = 0; k < 6; ++k) a40[k] = static_cast<double>(static_cast<int8_t>(a[k] * 40));
+    for (size_t k = 0; k < 6; ++k) a40[k] = static_cast<double>(static_cast<int8_t>(static_cast<int32_t>(a[k] * 40)));
     Tensor* c8 = tf.zeros(ST::Char, {2, 2});
     ASSERT_EQ(call_out("aten::mm.out", {t(tf.make(ST::Char, {2, 3}, a40)), t(tf.make(ST::Char, {3, 2}, b))}, c8),
               Error::Ok);

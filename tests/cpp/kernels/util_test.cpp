@@ -144,6 +144,11 @@ TEST(NdIter, BroadcastOperandGetsStrideZero) {
   TensorView col = out;
   col.sizes[1] = 1;
   col.strides[0] = 1;
+  // The walk advances real pointers (arithmetic on null would be UB).
+  float out_data[15], row_data[5], col_data[3];
+  out.data = out_data;
+  row.data = row_data;
+  col.data = col_data;
   const TensorView* ops[] = {&out, &row, &col};
   const NdIter it(out.sizes, 2, ops, 3);
   int rows = 0;
