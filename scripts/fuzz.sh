@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The sanitizer pass: builds everything with clang, ASan and UBSan into
 # build/fuzz, runs the C++ units there, then runs the .pte loader fuzzer for a
-# while (default 30 s) seeded with the project's fixtures and, when present,
-# the ../shared corpus. A test failure, crash, leak or sanitizer report fails
+# a fixed number of inputs (default 300000) from a fixed seed, so a run is
+# reproducible: the same tree gives the same inputs. Seeds are the project's
+# fixtures and, when present, the ../shared corpus. FUZZ_SECONDS=N fuzzes for
+# N seconds with a random seed instead, for exploring. A test failure, crash, leak or sanitizer report fails
 # the run and leaves the fuzzer's input in build/fuzz/found/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-30}
+runs=${1:-300000}
 cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRIDENT_FUZZ=ON \
   -DTRIDENT_TESTS=ON -DCMAKE_CXX_COMPILER=clang++ >/dev/null
 cmake --build build/fuzz -j"$(nproc)" >/dev/null
@@ -22,7 +24,12 @@ if [ -d ../shared/corpus/pte ]; then
 fi
 work=$(mktemp -d)
 cp "$seeds"/* "$work/"
-./build/fuzz/tests/fuzz/pte_fuzzer "$work" -max_total_time="$seconds" \
+if [ -n "${FUZZ_SECONDS:-}" ]; then
+  budget=(-max_total_time="$FUZZ_SECONDS")
+else
+  budget=(-seed=1 -runs="$runs")
+fi
+./build/fuzz/tests/fuzz/pte_fuzzer "$work" "${budget[@]}" \
   -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
   -artifact_prefix=build/fuzz/found/ -print_final_stats=1 2>&1 | tail -n 12
 rm -rf "$work"

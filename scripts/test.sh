@@ -2,7 +2,7 @@
 # npm test: installs what is missing, builds everything, and runs every test:
 # the runtime symbol check, the C++ units (ctest), the Vitest suites (JS API
 # through the real wasm build, corpus conformance, the demo in Chromium), and
-# the C++ units again under ASan/UBSan followed by 30 s of fuzzing.
+# the C++ units again under ASan/UBSan followed by a fixed-seed fuzzing run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,4 +13,4 @@ bash scripts/check-runtime-symbols.sh build/wasm/libtrident_runtime.a
 (cd build/native && ctest --output-on-failure -j"$(nproc)")
 npx vitest run
 # Sanitizers and fuzzing last: they rebuild the native code with clang.
-bash scripts/fuzz.sh 30
+bash scripts/fuzz.sh

@@ -225,7 +225,9 @@ Error HostModel::set_input_scalar(const std::string& method, size_t index,
 
 Error HostModel::execute(const std::string& method) {
   TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
-  return state->method.execute();
+  ExecuteOptions execute_options;
+  execute_options.max_instructions = options_.max_instructions_per_run;
+  return state->method.execute(execute_options);
 }
 
 Result<size_t> HostModel::output_count(const std::string& method) {

@@ -25,6 +25,8 @@ struct HostOptions {
   uint64_t max_planned_bytes = uint64_t{1} << 30;
   // Kernel scratch per method.
   size_t temp_bytes = size_t{1} << 20;
+  // Bound on the instructions one run may execute (jumps can loop).
+  uint64_t max_instructions_per_run = 100000000;
 };
 
 class HostModel {

@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "cpp/formats/pte/fb_read.h"
 #include "cpp/formats/pte/pte_values.h"
 #include "cpp/formats/pte/schema/program_generated.h"
 
@@ -26,7 +27,7 @@ Error PteProgram::check_planned_sizes() const {
     const size_t n = sizes ? sizes->size() : 0;
     uint64_t total = 0;
     for (size_t i = 1; i < n; ++i) {
-      const int64_t size = sizes->Get(static_cast<flatbuffers::uoffset_t>(i));
+      const int64_t size = read_element(sizes, i);
       TRI_CHECK(size >= 0, Error::InvalidProgram,
                 "method '%s': planned buffer %zu has negative size %" PRId64,
                 method_name(m), i, size);
@@ -122,8 +123,8 @@ Result<size_t> PteProgram::planned_buffer_size(size_t method,
   TRI_CHECK(index < num_planned_buffers(method), Error::InvalidArgument,
             "planned buffer %zu out of range", index);
   // check_planned_sizes() bounded every entry at load.
-  return static_cast<size_t>(plan(method)->non_const_buffer_sizes()->Get(
-      static_cast<flatbuffers::uoffset_t>(index + 1)));
+  return static_cast<size_t>(
+      read_element(plan(method)->non_const_buffer_sizes(), index + 1));
 }
 
 Result<ByteSpan> PteProgram::constant_data(uint32_t buffer_index,
@@ -139,7 +140,7 @@ Result<ByteSpan> PteProgram::constant_data(uint32_t buffer_index,
               buffer_index, offsets->size());
     TRI_ASSIGN_OR_RETURN(const ByteSpan data,
                          file_.segment(segment->segment_index()));
-    const uint64_t offset = offsets->Get(buffer_index);
+    const uint64_t offset = read_element(offsets, buffer_index);
     TRI_CHECK(offset <= data.size() && nbytes <= data.size() - offset,
               Error::InvalidProgram,
               "constant %" PRIu32 " [%" PRIu64 ", +%zu) lies outside "
@@ -178,7 +179,7 @@ Result<ByteSpan> PteProgram::mutable_data(uint64_t segments_index,
             "]",
             buffer_index, segments_index);
   TRI_ASSIGN_OR_RETURN(const ByteSpan data, file_.segment(sub->segment_index()));
-  const uint64_t offset = offsets->Get(buffer_index);
+  const uint64_t offset = read_element(offsets, buffer_index);
   TRI_CHECK(offset <= data.size() && nbytes <= data.size() - offset,
             Error::InvalidProgram,
             "mutable data %" PRIu32 " [%" PRIu64 ", +%zu) lies outside "

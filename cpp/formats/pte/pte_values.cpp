@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "cpp/formats/pte/fb_read.h"
 #include "cpp/formats/pte/pte_program.h"
 #include "cpp/formats/pte/schema/program_generated.h"
 
@@ -45,6 +46,17 @@ Error parse_tensor_shape(const fb::Tensor* t, Tensor* out) {
                    nullptr, 0, static_cast<ShapeDynamism>(dynamism));
 }
 
+// Kernels read elements directly, so a hostile offset that misaligns them
+// (e.g. a float at an odd address) is refused; writers align tensor data to
+// 16 bytes.
+Error check_aligned(const void* data, const Tensor& t, const char* what) {
+  const size_t alignment = t.element_size();
+  TRI_CHECK(reinterpret_cast<uintptr_t>(data) % alignment == 0,
+            Error::InvalidProgram,
+            "%s data is not aligned to its %zu-byte elements", what, alignment);
+  return Error::Ok;
+}
+
 Error bind_tensor_data(const ValueTableContext& ctx, const fb::Tensor* t,
                        Tensor* out) {
   const size_t nbytes = out->nbytes();
@@ -58,6 +70,7 @@ Error bind_tensor_data(const ValueTableContext& ctx, const fb::Tensor* t,
               "planned tensor but no planned memory was provided");
     TRI_ASSIGN_OR_RETURN(planned, ctx.memory->planned->address(
                                       alloc->memory_id(), offset, nbytes));
+    TRI_TRY(check_aligned(planned, *out, "planned tensor"));
   }
   if (extra != nullptr && extra->location() == fb::TensorDataLocation::EXTERNAL) {
     const flatbuffers::String* key = extra->fully_qualified_name();
@@ -79,6 +92,7 @@ Error bind_tensor_data(const ValueTableContext& ctx, const fb::Tensor* t,
       memcpy(planned, data->data(), nbytes);
       out->set_data(planned, nbytes);
     } else {
+      TRI_TRY(check_aligned(data->data(), *out, "external tensor"));
       out->set_data(const_cast<uint8_t*>(data->data()), nbytes);
     }
     return Error::Ok;
@@ -97,6 +111,7 @@ Error bind_tensor_data(const ValueTableContext& ctx, const fb::Tensor* t,
   if (buffer > 0) {
     TRI_ASSIGN_OR_RETURN(const ByteSpan constant,
                          ctx.program->constant_data(buffer, nbytes));
+    TRI_TRY(check_aligned(constant.data(), *out, "constant tensor"));
     // Constants stay in the caller's file bytes; kernels only read them.
     out->set_data(const_cast<uint8_t*>(constant.data()), nbytes);
     return Error::Ok;
@@ -119,7 +134,7 @@ Error box_items(const flatbuffers::Vector<Index>* items, Span<EValue> values,
                 EValue* none, EValue** boxed) {
   const size_t n = items ? items->size() : 0;
   for (size_t i = 0; i < n; ++i) {
-    const int64_t index = static_cast<int64_t>(items->Get(static_cast<flatbuffers::uoffset_t>(i)));
+    const int64_t index = static_cast<int64_t>(read_element(items, i));
     if (index == -1 && none != nullptr) {
       boxed[i] = none;
       continue;
@@ -186,10 +201,17 @@ Error parse_value(const ValueTableContext& ctx, const fb::EValue* v,
       return Error::Ok;
     }
     case fb::KernelTypes::DoubleList: {
+      // Copied: the file's vector may be misaligned for doubles.
       const auto* items = v->val_as_DoubleList()->items();
+      const size_t n = items ? items->size() : 0;
+      double* copy = alloc.allocate_array<double>(n);
+      TRI_CHECK(copy != nullptr, Error::MemoryAllocationFailed,
+                "method allocator exhausted");
+      for (size_t i = 0; i < n; ++i) {
+        copy[i] = read_element(items, i);
+      }
       out->tag = Tag::DoubleList;
-      out->payload.as_double_list = {items ? items->data() : nullptr,
-                                     items ? items->size() : 0};
+      out->payload.as_double_list = {copy, n};
       return Error::Ok;
     }
     case fb::KernelTypes::BoolList: {
@@ -305,6 +327,11 @@ size_t value_table_bytes(const fb::ExecutionPlan* plan) {
       case fb::KernelTypes::BoolList: {
         const auto* items = v->val_as_BoolList()->items();
         bytes += (items ? items->size() : 0) + 2 * kSlack;
+        break;
+      }
+      case fb::KernelTypes::DoubleList: {
+        const auto* items = v->val_as_DoubleList()->items();
+        bytes += (items ? items->size() : 0) * sizeof(double) + 2 * kSlack;
         break;
       }
       case fb::KernelTypes::TensorList:

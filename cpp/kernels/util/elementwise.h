@@ -101,23 +101,52 @@ void chunk1(const void* f, R* TRI_RESTRICT out, const C* const* in, const bool* 
   for (int64_t i = 0; i < n; ++i) out[i] = op(a[i]);
 }
 
+// Comparisons of 4-byte values: clang's default picks 4 lanes and stores 4
+// bools at a time; 16 lanes (four compares narrowed into one 16-byte store)
+// runs about twice as fast under V8.
+template <typename C, typename R>
+constexpr bool kWideBoolLoop = std::is_same<R, bool>::value && sizeof(C) == 4;
+#if defined(__clang__)
+#define TRI_WIDE_BOOL_LOOP _Pragma("clang loop vectorize_width(16)")
+#else
+#define TRI_WIDE_BOOL_LOOP
+#endif
+
 template <typename C, typename R, typename F>
 void chunk2(const void* f, R* TRI_RESTRICT out, const C* const* in, const bool* scalar,
             int64_t n) {
   const F& op = *static_cast<const F*>(f);
   const C* a = in[0];
   const C* b = in[1];
-  if (!scalar[0] && !scalar[1]) {
-    for (int64_t i = 0; i < n; ++i) out[i] = op(a[i], b[i]);
-  } else if (!scalar[0]) {
-    const C bv = *b;
-    for (int64_t i = 0; i < n; ++i) out[i] = op(a[i], bv);
-  } else if (!scalar[1]) {
-    const C av = *a;
-    for (int64_t i = 0; i < n; ++i) out[i] = op(av, b[i]);
-  } else {
+  if (scalar[0] && scalar[1]) {
     const R v = op(*a, *b);
     for (int64_t i = 0; i < n; ++i) out[i] = v;
+    return;
+  }
+  // Each case gets its own loop, so that all of them vectorize.
+  if constexpr (kWideBoolLoop<C, R>) {
+    if (!scalar[0] && !scalar[1]) {
+      TRI_WIDE_BOOL_LOOP
+      for (int64_t i = 0; i < n; ++i) out[i] = op(a[i], b[i]);
+    } else if (!scalar[0]) {
+      const C bv = *b;
+      TRI_WIDE_BOOL_LOOP
+      for (int64_t i = 0; i < n; ++i) out[i] = op(a[i], bv);
+    } else {
+      const C av = *a;
+      TRI_WIDE_BOOL_LOOP
+      for (int64_t i = 0; i < n; ++i) out[i] = op(av, b[i]);
+    }
+  } else {
+    if (!scalar[0] && !scalar[1]) {
+      for (int64_t i = 0; i < n; ++i) out[i] = op(a[i], b[i]);
+    } else if (!scalar[0]) {
+      const C bv = *b;
+      for (int64_t i = 0; i < n; ++i) out[i] = op(a[i], bv);
+    } else {
+      const C av = *a;
+      for (int64_t i = 0; i < n; ++i) out[i] = op(av, b[i]);
+    }
   }
 }
 

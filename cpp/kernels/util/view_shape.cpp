@@ -33,6 +33,11 @@ Error infer_view_shape(Span<const int64_t> size, int64_t numel, int64_t* shape) 
     }
     TRI_CHECK(size[i] >= 0, Error::InvalidArgument, "invalid shape dimension %" PRId64,
               size[i]);
+    // Sizes come from the program: a product past int64 is refused, not
+    // wrapped.
+    TRI_CHECK(size[i] == 0 || known <= INT64_MAX / size[i], Error::InvalidArgument,
+              "shape %s has more elements than fit in 64 bits",
+              format_list(size, text, sizeof(text)));
     known *= size[i];
     shape[i] = size[i];
   }

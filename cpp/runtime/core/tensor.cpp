@@ -64,6 +64,9 @@ Error Tensor::init(ScalarType type, Span<const SizesType> sizes,
   TRI_CHECK(numel <= SIZE_MAX / tri::element_size(type), Error::InvalidArgument,
             "sizes %s overflow the address space",
             format_sizes(sizes, text, sizeof(text)));
+  TRI_CHECK(strides_fit(sizes), Error::NotSupported,
+            "sizes %s are too large (more than 2^31 elements per stride)",
+            format_sizes(sizes, text, sizeof(text)));
   // A permutation has each dim exactly once.
   bool seen[kTensorDimLimit] = {};
   for (size_t i = 0; i < dim_order.size(); ++i) {
@@ -92,8 +95,22 @@ Error Tensor::init(ScalarType type, Span<const SizesType> sizes,
   return Error::Ok;
 }
 
+bool strides_fit(Span<const SizesType> sizes) {
+  // Strides are 32-bit; their largest is the product of all sizes but one
+  // (zeros counted as 1, as compute_strides does).
+  int64_t product = 1;
+  for (SizesType s : sizes) {
+    product *= s > 0 ? s : 1;
+    if (product > INT32_MAX) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void Tensor::compute_strides() {
-  // The innermost dim in memory is the last entry of dim_order.
+  // The innermost dim in memory is the last entry of dim_order. Callers
+  // checked strides_fit().
   StridesType stride = 1;
   for (int32_t i = static_cast<int32_t>(dim_) - 1; i >= 0; --i) {
     const DimOrderType d = dim_order_[i];
@@ -132,6 +149,9 @@ Error Tensor::resize(Span<const SizesType> new_sizes) {
   size_t numel = 0;
   TRI_CHECK(checked_numel(new_sizes, &numel), Error::InvalidArgument,
             "invalid sizes %s", format_sizes(new_sizes, want, sizeof(want)));
+  TRI_CHECK(strides_fit(new_sizes), Error::NotSupported,
+            "sizes %s are too large (more than 2^31 elements per stride)",
+            format_sizes(new_sizes, want, sizeof(want)));
   if (dynamism_ == ShapeDynamism::DynamicBound) {
     for (size_t i = 0; i < new_sizes.size(); ++i) {
       TRI_CHECK(new_sizes[i] <= bound_sizes_[i], Error::InvalidArgument,

@@ -92,6 +92,9 @@ class Tensor {
 const char* format_sizes(Span<const SizesType> sizes, char* buffer,
                          size_t capacity);
 
+// Whether 32-bit strides can address a tensor of these sizes.
+bool strides_fit(Span<const SizesType> sizes);
+
 // numel of `sizes` with overflow checking; false on overflow or a negative
 // size.
 bool checked_numel(Span<const SizesType> sizes, size_t* out);

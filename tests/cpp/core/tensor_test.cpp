@@ -53,6 +53,14 @@ TEST(Tensor, RejectsBadDimOrderAndSizes) {
             Error::InvalidArgument);
 }
 
+TEST(Tensor, RejectsSizesBeyond32BitStrides) {
+  Tensor t;
+  const SizesType huge[] = {0, 1 << 20, 1 << 20};
+  EXPECT_EQ(t.init(ScalarType::Float, huge, {}, nullptr, 0, ShapeDynamism::Static),
+            Error::NotSupported);
+  EXPECT_NE(strstr(last_error_message(), "too large"), nullptr);
+}
+
 TEST(Tensor, ResizeRespectsDynamism) {
   float data[8];
   Tensor t;
