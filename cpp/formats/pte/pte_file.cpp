@@ -9,7 +9,6 @@ namespace tri::pte {
 
 namespace fb = executorch_flatbuffer;
 
-
 Result<PteFile> PteFile::open(ByteSpan bytes) {
   // Tables hold 8-byte fields; the verifier checks alignment relative to the
   // buffer start only.
