@@ -9,8 +9,11 @@
 #include <vector>
 
 #include "cpp/host/host_model.h"
+#include "cpp/custom/register_custom_kernels.h"
 #include "cpp/kernels/register_kernels.h"
+#include "cpp/kernels/util/simd.h"
 #include "cpp/runtime/platform/platform.h"
+#include "wasm/js_kernels.h"
 
 namespace tri::wasm {
 namespace {
@@ -18,7 +21,8 @@ namespace {
 void release_malloc_block(uint8_t* p) { std::free(p); }
 
 bool ensure_kernels_registered() {
-  static const bool ok = register_portable_kernels() == Error::Ok;
+  static const bool ok = register_portable_kernels() == Error::Ok &&
+                         register_custom_kernels() == Error::Ok;
   return ok;
 }
 
@@ -133,12 +137,22 @@ class NativeProgram {
 
 std::string version() { return TRIDENT_VERSION; }
 
+// The built-in kernels go first, so that a JS kernel of the same name
+// replaces the built-in one rather than blocking its registration.
+int register_js_kernel_after_builtins(const std::string& name) {
+  ensure_kernels_registered();
+  return register_js_kernel(name);
+}
+
 }  // namespace
 }  // namespace tri::wasm
 
 EMSCRIPTEN_BINDINGS(trident) {
   using tri::wasm::NativeProgram;
   emscripten::function("version", &tri::wasm::version);
+  emscripten::function("setSimdEnabled", &tri::set_simd_enabled);
+  emscripten::function("registerJsKernel", &tri::wasm::register_js_kernel_after_builtins);
+  emscripten::function("simdEnabled", &tri::simd_enabled);
   emscripten::class_<NativeProgram>("NativeProgram")
       .constructor<>()
       .function("addDataFile", &NativeProgram::addDataFile)

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cpp/host/row_major.h"
 #include "cpp/host/value_json.h"
 
 namespace tri::host {
@@ -23,6 +24,10 @@ struct HostModel::MethodState {
   std::vector<AlignedBuffer> input_storage;
   // Row-major copies of outputs stored in another dim order.
   std::vector<AlignedBuffer> output_storage;
+  // Inputs stored in another dim order take row-major bytes here, copied
+  // into the tensor by execute(); nullptr for inputs written in place.
+  std::vector<AlignedBuffer> input_staging;
+  std::vector<Tensor*> staged_inputs;
 
   ~MethodState() {
     if (ready) {
@@ -190,6 +195,8 @@ Result<HostModel::MethodState*> HostModel::method_state(const std::string& name)
   state->ready = true;
   state->input_storage.resize(state->method.num_inputs());
   state->output_storage.resize(state->method.num_outputs());
+  state->input_staging.resize(state->method.num_inputs());
+  state->staged_inputs.assign(state->method.num_inputs(), nullptr);
   MethodState* raw = state.get();
   methods_[name] = std::move(state);
   return raw;
@@ -214,7 +221,18 @@ Result<uint8_t*> HostModel::prepare_input(const std::string& method,
     }
     tensor->set_data(storage.data(), storage.size());
   }
-  return static_cast<uint8_t*>(tensor->mutable_data());
+  if (tensor->is_contiguous()) {
+    state->staged_inputs[index] = nullptr;
+    return static_cast<uint8_t*>(tensor->mutable_data());
+  }
+  // Callers write row-major bytes; execute() stores them in dim order.
+  AlignedBuffer& staging = state->input_staging[index];
+  if (staging.data() == nullptr || staging.size() < tensor->nbytes()) {
+    TRI_CHECK(staging.allocate(tensor->nbytes()), Error::MemoryAllocationFailed,
+              "cannot allocate %zu bytes for input %zu", tensor->nbytes(), index);
+  }
+  state->staged_inputs[index] = tensor;
+  return staging.data();
 }
 
 Error HostModel::set_input_scalar(const std::string& method, size_t index,
@@ -225,6 +243,11 @@ Error HostModel::set_input_scalar(const std::string& method, size_t index,
 
 Error HostModel::execute(const std::string& method) {
   TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+  for (size_t i = 0; i < state->staged_inputs.size(); ++i) {
+    if (state->staged_inputs[i] != nullptr) {
+      copy_from_row_major(state->input_staging[i].data(), *state->staged_inputs[i]);
+    }
+  }
   ExecuteOptions execute_options;
   execute_options.max_instructions = options_.max_instructions_per_run;
   return state->method.execute(execute_options);
@@ -244,27 +267,6 @@ Result<const EValue*> HostModel::output(const std::string& method,
   return &state->method.output(index);
 }
 
-namespace {
-
-// Copies a tensor stored in any dim order into row-major order.
-void copy_row_major(const Tensor& t, uint8_t* dst) {
-  const size_t elem = t.element_size();
-  const uint8_t* src = static_cast<const uint8_t*>(t.data());
-  std::vector<int32_t> index(static_cast<size_t>(t.dim()), 0);
-  for (size_t i = 0; i < t.numel(); ++i) {
-    size_t offset = 0;
-    for (int32_t d = 0; d < t.dim(); ++d) {
-      offset += static_cast<size_t>(index[d]) * static_cast<size_t>(t.strides()[d]);
-    }
-    std::memcpy(dst + i * elem, src + offset * elem, elem);
-    for (int32_t d = t.dim() - 1; d >= 0; --d) {
-      if (++index[d] < t.size(d)) break;
-      index[d] = 0;
-    }
-  }
-}
-
-}  // namespace
 
 Result<std::string> HostModel::output_json(const std::string& method,
                                            size_t index) {
@@ -280,7 +282,7 @@ Result<std::string> HostModel::output_json(const std::string& method,
     TRI_CHECK(copy.allocate(t.nbytes()), Error::MemoryAllocationFailed,
               "cannot allocate %zu bytes for output %zu", t.nbytes(), index);
   }
-  copy_row_major(t, copy.data());
+  copy_to_row_major(t, copy.data());
   nlohmann::json json = value_json(*value, /*with_pointer=*/true);
   json["ptr"] = reinterpret_cast<uintptr_t>(copy.data());
   json["contiguous"] = true;

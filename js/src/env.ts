@@ -14,6 +14,11 @@ export interface WasmEnv {
    * true requires it.
    */
   threads: 'auto' | boolean;
+  /**
+   * Whether kernels use their wasm SIMD128 paths (default true). false runs
+   * the scalar reference paths instead, on the same build; read at every run.
+   */
+  simd: boolean;
 }
 
-export const env: WasmEnv = { wasmPaths: undefined, threads: 'auto' };
+export const env: WasmEnv = { wasmPaths: undefined, threads: 'auto', simd: true };

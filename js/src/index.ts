@@ -18,3 +18,4 @@ export {
 } from './values.js';
 export { valueFromJson, valueToJson, stringifyJson, jsonNumber, type JsonTensor, type JsonScalar, type JsonNumber } from './json-value.js';
 export { env, type WasmEnv } from './env.js';
+export { registerKernel, type KernelFunction, type KernelValue, type RegisterKernelOptions } from './custom-kernels.js';

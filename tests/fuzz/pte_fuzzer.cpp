@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "cpp/host/host_model.h"
+#include "cpp/custom/register_custom_kernels.h"
 #include "cpp/kernels/register_kernels.h"
 
 namespace {
 
-bool g_registered = tri::register_portable_kernels() == tri::Error::Ok;
+bool g_registered = tri::register_portable_kernels() == tri::Error::Ok &&
+                   tri::register_custom_kernels() == tri::Error::Ok;
 
 }  // namespace
 

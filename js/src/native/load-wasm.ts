@@ -9,6 +9,7 @@
 // targets web,worker only (its Node branch is broken in ES modules: it reads
 // __dirname); with the bytes passed in, the web code path runs fine in Node.
 
+import { attachJsKernels } from '../custom-kernels.js';
 import { env } from '../env.js';
 import { ErrorCode, TridentError } from '../errors.js';
 import { fileExists, fileUrlToPath, isNode, readFileWithProgress } from '../node/node-fs.js';
@@ -62,6 +63,7 @@ async function instantiate(): Promise<LoadedWasm> {
       print: (text) => console.warn(text),
       printErr: (text) => console.warn(text),
     });
+    attachJsKernels(module);
     return { module, threads };
   } catch (err) {
     throw new TridentError(`cannot instantiate ${name}.wasm: ${(err as Error).message ?? String(err)}`, ErrorCode.Internal, {

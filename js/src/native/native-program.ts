@@ -3,6 +3,7 @@
 // every non-zero status into a TridentError carrying the runtime's message.
 
 import { arrayClassOf, assertDType, bytesPerElement, type DType } from '../dtype.js';
+import { env } from '../env.js';
 import { ErrorCode, TridentError } from '../errors.js';
 import { Tensor, shapeSize } from '../tensor.js';
 import type { NativeProgram, RawMethod, RawOutput, TridentModule } from './types.js';
@@ -68,6 +69,7 @@ export class NativeHandle {
   }
 
   execute(method: string): void {
+    this.module.setSimdEnabled(env.simd);
     this.check(this.live().execute(method), `run('${method}')`);
   }
 

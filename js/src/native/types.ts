@@ -26,6 +26,11 @@ export interface TridentModule {
   _free(ptr: number): void;
   NativeProgram: new () => NativeProgram;
   version(): string;
+  /** Kernels take their wasm SIMD paths (true) or their scalar reference paths. */
+  setSimdEnabled(enabled: boolean): void;
+  simdEnabled(): boolean;
+  /** Routes operator `name` to the JS kernel call-back; returns an Error code. */
+  registerJsKernel(name: string): number;
 }
 
 export interface ModuleFactoryOptions {

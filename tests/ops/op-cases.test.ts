@@ -1,0 +1,109 @@
+// Every op case of tests/ops/cases (written by tools/export/export_ops.py,
+// with PyTorch's outputs) through the wasm build and the public API, once
+// with the kernels' SIMD paths and once with their scalar reference paths.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoPath } from '../helpers/paths.js';
+import { Tensor, env, load, type DType, type Model } from '../helpers/trident.js';
+
+interface CaseTensor { dtype: DType; shape: number[]; data: string; dim_order?: number[] }
+interface OpCase {
+  method: string; desc: string; inputs: CaseTensor[]; outputs: CaseTensor[];
+  rtol: number; atol: number; check: string;
+}
+interface OpCaseFile { op: string; cases: OpCase[] }
+
+const CASES_DIR = repoPath('tests', 'ops', 'cases');
+const files = fs.existsSync(CASES_DIR) ? fs.readdirSync(CASES_DIR).filter((f) => f.endsWith('.json')).sort() : [];
+
+const ARRAYS: Record<DType, new (buffer: ArrayBuffer) => ArrayLike<number | bigint>> = {
+  float32: Float32Array, float64: Float64Array, float16: Uint16Array, bfloat16: Uint16Array,
+  int8: Int8Array, int16: Int16Array, int32: Int32Array, int64: BigInt64Array,
+  uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array, uint64: BigUint64Array, bool: Uint8Array,
+} as Record<DType, new (buffer: ArrayBuffer) => ArrayLike<number | bigint>>;
+const FLOATS = new Set(['float32', 'float64', 'float16', 'bfloat16']);
+
+function tensorOf(t: CaseTensor): Tensor {
+  const bytes = Buffer.from(t.data, 'base64');
+  const buffer = new ArrayBuffer(bytes.length);
+  new Uint8Array(buffer).set(bytes);
+  return new Tensor(t.dtype, new ARRAYS[t.dtype](buffer) as never, t.shape);
+}
+
+/** '' when `actual` passes the case's check; otherwise what differs. */
+function difference(c: OpCase, expected: CaseTensor, actual: Tensor): string {
+  if (actual.dtype !== expected.dtype || JSON.stringify(actual.shape) !== JSON.stringify(expected.shape)) {
+    return `got ${actual.dtype}[${actual.shape}], PyTorch gives ${expected.dtype}[${expected.shape}]`;
+  }
+  if (c.check === 'shape') return '';
+  const got = actual.toArray().flat(Infinity as 1) as Array<number | bigint | boolean>;
+  if (c.check.startsWith('range:')) {
+    const [lo, hi] = c.check.slice(6).split(':').map(Number);
+    const bad = got.findIndex((v) => !(Number(v) >= lo! && Number(v) < hi!));
+    return bad < 0 ? '' : `element ${bad} = ${got[bad]} is outside [${lo}, ${hi})`;
+  }
+  if (c.check === 'permutation') {
+    const sorted = got.map(Number).sort((a, b) => a - b);
+    return sorted.every((v, i) => v === i) ? '' : 'not a permutation of 0..n-1';
+  }
+  const want = tensorOf(expected).toArray().flat(Infinity as 1) as Array<number | bigint | boolean>;
+  for (let i = 0; i < want.length; i++) {
+    const a = got[i]!;
+    const e = want[i]!;
+    if (FLOATS.has(expected.dtype)) {
+      const av = Number(a);
+      const ev = Number(e);
+      const ok = (Number.isNaN(av) && Number.isNaN(ev)) || av === ev || Math.abs(av - ev) <= c.atol + c.rtol * Math.abs(ev);
+      if (!ok) return `element ${i}: got ${av}, PyTorch gives ${ev} (rtol ${c.rtol}, atol ${c.atol})`;
+    } else if (a !== e) {
+      return `element ${i}: got ${a}, PyTorch gives ${e}`;
+    }
+  }
+  return '';
+}
+
+async function runCases(model: Model, file: OpCaseFile): Promise<string[]> {
+  const failures: string[] = [];
+  for (const c of file.cases) {
+    try {
+      const outs = await model.run(c.method, c.inputs.map(tensorOf));
+      if (outs.length !== c.outputs.length) {
+        failures.push(`${c.method} (${c.desc}): ${outs.length} outputs, expected ${c.outputs.length}`);
+        continue;
+      }
+      c.outputs.forEach((expected, o) => {
+        const diff = difference(c, expected, outs[o] as Tensor);
+        if (diff) failures.push(`${c.method} (${c.desc}) output ${o}: ${diff}`);
+      });
+    } catch (e) {
+      failures.push(`${c.method} (${c.desc}): ${(e as Error).message}`);
+    }
+  }
+  return failures;
+}
+
+describe('op cases against PyTorch', () => {
+  afterAll(() => { env.simd = true; });
+
+  it('has cases', () => {
+    expect(files.length).toBeGreaterThan(0);
+  });
+
+  for (const name of files) {
+    const file = JSON.parse(fs.readFileSync(path.join(CASES_DIR, name), 'utf8')) as OpCaseFile;
+    it(`${file.op}: ${file.cases.length} cases, SIMD and scalar paths`, async () => {
+      const model = await load(path.join(CASES_DIR, name.replace(/\.json$/, '.pte')));
+      try {
+        for (const simd of [true, false]) {
+          env.simd = simd;
+          const failures = await runCases(model, file);
+          expect(failures, `${file.op} with simd=${simd}`).toEqual([]);
+        }
+      } finally {
+        env.simd = true;
+        model.dispose();
+      }
+    });
+  }
+});

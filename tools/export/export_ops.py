@@ -1,0 +1,204 @@
+#!/usr/bin/python3
+"""Writes the op cases of tools/export/cases/*.py as tests/ops/cases/<op>.pte
+(one method per case) and <op>.json (inputs, PyTorch's outputs, tolerances).
+
+    /usr/bin/python3 tools/export/export_ops.py                 # every family
+    /usr/bin/python3 tools/export/export_ops.py --only unary    # a family ...
+    /usr/bin/python3 tools/export/export_ops.py --only aten::abs.out  # ... or ops
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+from typing import Any, Dict, List
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "tools", "pte"))
+
+import torch  # noqa: E402
+
+import oplib  # noqa: E402
+from oplib import CaseError, T  # noqa: E402
+from pte_writer import ProgramBuilder  # noqa: E402
+
+CASES_DIR = os.path.join(HERE, "cases")
+DEFAULT_OUT = os.path.join(ROOT, "tests", "ops", "cases")
+
+
+def load_families() -> Dict[str, List[oplib.Case]]:
+    families: Dict[str, List[oplib.Case]] = {}
+    for fname in sorted(os.listdir(CASES_DIR)):
+        if not fname.endswith(".py") or fname.startswith("_"):
+            continue
+        family = fname[:-3]
+        spec = importlib.util.spec_from_file_location(f"cases_{family}", os.path.join(CASES_DIR, fname))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        cases = list(getattr(module, "CASES", []))
+        for c in cases:
+            c.source = family
+        families[family] = cases
+    return families
+
+
+def file_stem(op: str) -> str:
+    return op.replace("::", "__")
+
+
+def add_argument(m: Any, arg: Any, v: Any, inputs: List[Dict[str, Any]]) -> int:
+    ty = str(arg.type)
+    if v is None:
+        return m.null()
+    if isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], T):
+        return add_input(m, v[0], v[1], inputs)
+    if isinstance(v, list) and any(isinstance(x, tuple) for x in v):
+        items = [None if x is None else add_input(m, x[0], x[1], inputs) for x in v]
+        if "Optional[Tensor]" in ty:
+            return m.optional_tensor_list(items)
+        if None in items:
+            raise CaseError(f"argument '{arg.name}' ({ty}) cannot hold None")
+        return m.tensor_list(items)
+    if isinstance(v, bool):
+        return m.bool(v)
+    if isinstance(v, int):
+        return m.int(v)
+    if isinstance(v, float):
+        return m.double(v)
+    if isinstance(v, torch.dtype):
+        return m.int(oplib.SCALAR_TYPE_CODES[v])
+    if isinstance(v, torch.memory_format):
+        return m.int(oplib.MEMORY_FORMAT_CODES[v])
+    if isinstance(v, torch.layout):
+        return m.int(0)
+    if isinstance(v, torch.device):
+        return m.null()
+    if isinstance(v, str):
+        return m.string(v)
+    if isinstance(v, (list, tuple)):
+        if "float" in ty:
+            return m.double_list([float(x) for x in v])
+        if "bool" in ty:
+            return m.bool_list([bool(x) for x in v])
+        return m.int_list([int(x) for x in v])
+    raise CaseError(f"argument '{arg.name}' ({ty}): cannot store {v!r}")
+
+
+def add_input(m: Any, spec: T, t: torch.Tensor, inputs: List[Dict[str, Any]]) -> int:
+    order = spec.dim_order if spec.dim_order is not None else list(range(t.dim()))
+    idx = m.input(m.tensor(oplib.DTYPE_NAMES[t.dtype], list(t.shape), dim_order=order))
+    entry = oplib.encode(t)
+    if order != list(range(t.dim())):
+        entry["dim_order"] = order
+    inputs.append(entry)
+    return idx
+
+
+def build_case(m: Any, c: oplib.Case, index: int) -> Dict[str, Any]:
+    b = oplib.bind(c, oplib.seeded(c.op, index))
+    expected = oplib.reference(c, b)
+    inputs: List[Dict[str, Any]] = []
+    args = [add_argument(m, a, v, inputs) for a, v in b.inputs]
+    out_args = [a for a in b.schema.arguments if oplib.is_out(a)]
+    outs: List[int] = []
+    slots: List[int] = []
+    remaining = list(expected)
+    for a in out_args:
+        if str(a.type) == "List[Tensor]":
+            items = [out_tensor(m, t) for t in remaining]
+            remaining = []
+            outs.extend(items)
+            slots.append(m.tensor_list(items))
+        else:
+            if not remaining:
+                raise CaseError(f"{c.op}: PyTorch gave fewer results than the schema's outs")
+            t = remaining.pop(0)
+            outs.append(out_tensor(m, t))
+            slots.append(outs[-1])
+    if remaining:
+        raise CaseError(f"{c.op}: PyTorch gave {len(expected)} results for {len(out_args)} outs")
+    returns = len(b.schema.returns)
+    ret = [] if returns == 0 else ([slots[0]] if returns == 1 else [m.tensor_list(outs)])
+    m.kernel_call(c.op, args + slots + ret)
+    for o in outs:
+        m.output(o)
+    rtol, atol = oplib.tolerance(c, expected)
+    return {
+        "method": m.name,
+        "desc": oplib.describe(c, b),
+        "inputs": inputs,
+        "outputs": [oplib.encode(t) for t in expected],
+        "rtol": rtol,
+        "atol": atol,
+        "check": c.check,
+        "family": c.source,
+    }
+
+
+def out_tensor(m: Any, t: torch.Tensor) -> int:
+    return m.tensor(oplib.DTYPE_NAMES[t.dtype], list(t.shape), dim_order=oplib.dim_order_of(t))
+
+
+def write_op(op: str, cases: List[oplib.Case], out_dir: str) -> int:
+    pb = ProgramBuilder()
+    records = []
+    for i, c in enumerate(cases):
+        m = pb.method(f"c{i}" + (f"_{c.name}" if c.name else ""))
+        try:
+            records.append(build_case(m, c, i))
+        except (CaseError, RuntimeError, TypeError, ValueError, IndexError) as e:
+            raise CaseError(f"{op} case {i} ({c.source}.py): {e}") from e
+    stem = os.path.join(out_dir, file_stem(op))
+    pb.write(stem + ".pte")
+    with open(stem + ".json", "w") as f:
+        json.dump({"op": op, "schema": str(oplib.out_schema(cases[0])), "torch": torch.__version__,
+                   "cases": records}, f, separators=(",", ":"))
+        f.write("\n")
+    return len(records)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", nargs="*", default=None, help="families or op names")
+    ap.add_argument("--out", default=DEFAULT_OUT)
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    families = load_families()
+    by_op: Dict[str, List[oplib.Case]] = {}
+    for family, cases in families.items():
+        for c in cases:
+            by_op.setdefault(c.op, []).append(c)
+    selected = set(by_op)
+    if args.only is not None:
+        selected = {op for op, cs in by_op.items()
+                    if op in args.only or any(c.source in args.only for c in cs)}
+        if not selected:
+            print(f"export_ops: nothing matches {args.only}", file=sys.stderr)
+            return 2
+    os.makedirs(args.out, exist_ok=True)
+    if args.only is None:
+        # A full run owns the folder: drop files of ops that have no cases now.
+        keep = {file_stem(op) for op in by_op}
+        for fname in os.listdir(args.out):
+            stem, ext = os.path.splitext(fname)
+            if ext in (".pte", ".json") and stem not in keep:
+                os.remove(os.path.join(args.out, fname))
+    failures = 0
+    total = 0
+    for op in sorted(selected):
+        try:
+            total += write_op(op, by_op[op], args.out)
+        except CaseError as e:
+            failures += 1
+            print(f"export_ops: {e}", file=sys.stderr)
+    print(f"export_ops: {total} cases of {len(selected) - failures} ops written to "
+          f"{os.path.relpath(args.out, ROOT)}" + (f"; {failures} ops FAILED" if failures else ""))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Generates docs/ops.md from the kernel tables (cpp/kernels/tables/*.inc),
+the op cases (tests/ops/cases/*.json) and PyTorch's core ATen list
+(core_aten_ops.txt). Standard library only, so any python3 runs it.
+
+    python3 tools/export/make_ops_doc.py            # writes docs/ops.md
+    python3 tools/export/make_ops_doc.py --check    # fails if it is stale
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import re
+import sys
+from typing import Dict, List, Optional, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DOC = os.path.join(ROOT, "docs", "ops.md")
+DTYPE_ORDER = ["float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64",
+               "uint8", "bool"]
+SHORT = {"float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16", "int8": "i8",
+         "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "bool": "bool"}
+
+
+def read_tables() -> List[Tuple[str, str, bool]]:
+    """(registry name, family, has SIMD) for every kernel."""
+    kernels = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "cpp", "kernels", "tables", "*.inc"))):
+        family = os.path.splitext(os.path.basename(path))[0]
+        for line in open(path):
+            m = re.match(r'\s*TRI_KERNEL\("([^"]+)"', line)
+            if m:
+                kernels.append((m.group(1), family, bool(re.search(r"//\s*simd\b", line))))
+    return kernels
+
+
+def read_cases() -> Dict[str, dict]:
+    cases = {}
+    for path in glob.glob(os.path.join(ROOT, "tests", "ops", "cases", "*.json")):
+        with open(path) as f:
+            data = json.load(f)
+        cases[data["op"]] = data
+    return cases
+
+
+def read_core() -> List[Tuple[str, str]]:
+    core = []
+    for line in open(os.path.join(HERE, "core_aten_ops.txt")):
+        if line.startswith("#") or not line.strip():
+            continue
+        name, schema = line.rstrip("\n").split("\t", 1)
+        core.append((name, schema))
+    return core
+
+
+def argument_names(schema: str, with_outs: bool = False) -> List[str]:
+    """Names of a schema's arguments (outs, whose type has '!', left out)."""
+    inner = schema[schema.index("(") + 1:schema.rindex("->")]
+    inner = inner[:inner.rindex(")")]
+    parts, depth, cur = [], 0, ""
+    for ch in inner:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    names = []
+    for p in parts:
+        p = p.strip()
+        if not p or p == "*" or (not with_outs and "!" in p):
+            continue
+        names.append(p.split("=")[0].split()[-1])
+    return names
+
+
+def match_kernel(core_name: str, core_schema: str, registered: Dict[str, str],
+                 cases: Dict[str, dict]) -> Optional[str]:
+    if core_name in registered:
+        return core_name
+    ns, rest = core_name.split("::")
+    name, overload = rest.split(".", 1)
+    want = argument_names(core_schema)
+    for base in (name, name + "_copy"):
+        for k in registered:
+            if not k.startswith(f"{ns}::{base}."):
+                continue
+            schema = cases.get(k, {}).get("schema")
+            if schema and argument_names(schema) == want:
+                return k
+    guesses = []
+    for base in (name, name + "_copy"):
+        if overload in ("default", "Tensor"):
+            guesses.append(f"{ns}::{base}.out")
+        guesses.append(f"{ns}::{base}.{overload}_out")
+    for g in guesses:
+        if g in registered and not cases.get(g, {}).get("schema"):
+            return g
+    return None
+
+
+def dtypes_of(case_file: dict) -> List[str]:
+    seen = set()
+    for c in case_file["cases"]:
+        for t in c["inputs"] + c["outputs"]:
+            seen.add(t["dtype"])
+    return [d for d in DTYPE_ORDER if d in seen]
+
+
+def features_of(case_file: dict) -> str:
+    feats = set()
+    for c in case_file["cases"]:
+        if any("dim_order" in t for t in c["inputs"]):
+            feats.add("channels-last")
+        if any(0 in t["shape"] for t in c["inputs"] + c["outputs"]):
+            feats.add("size 0")
+        if any(t["shape"] == [] for t in c["inputs"]):
+            feats.add("0-dim")
+        if c.get("check", "values") != "values":
+            feats.add(f"checked by {c['check'].split(':')[0]}")
+    return ", ".join(sorted(feats))
+
+
+def row(kernel: str, simd: bool, cases: Dict[str, dict]) -> str:
+    cf = cases.get(kernel)
+    if cf is None:
+        return f"`{kernel}` | not yet | | | {'yes' if simd else ''} |"
+    dts = " ".join(SHORT[d] for d in dtypes_of(cf))
+    return f"`{kernel}` | {len(cf['cases'])} | {dts} | {features_of(cf)} | {'yes' if simd else ''} |"
+
+
+def generate() -> str:
+    kernels = read_tables()
+    registered = {k: fam for k, fam, _ in kernels}
+    simd = {k: s for k, _, s in kernels}
+    cases = read_cases()
+    core = read_core()
+    matched: Dict[str, Optional[str]] = {c: match_kernel(c, s, registered, cases) for c, s in core}
+    verified = [c for c, k in matched.items() if k and k in cases and "float32" in dtypes_of(cases[k])]
+    lines = [
+        "# Operators",
+        "",
+        "Generated by `tools/export/make_ops_doc.py` from the kernel tables",
+        "(`cpp/kernels/tables/*.inc`), the op cases (`tests/ops/cases/`, written by",
+        "`tools/export/export_ops.py` with PyTorch " + _torch_version(cases) + "'s outputs) and PyTorch's",
+        "core ATen list (`tools/export/core_aten_ops.txt`). Do not edit by hand.",
+        "",
+        "Every case runs in `npm test`: natively (`ops_test`) and through the wasm build in",
+        "Node with the SIMD paths on and off (`tests/ops/op-cases.test.ts`). *Cases* counts",
+        "the cases checked against PyTorch; *dtypes* lists the dtypes they cover (inputs and",
+        "outputs); *SIMD* marks a wasm SIMD128 path beside the scalar reference.",
+        "",
+        f"- Kernels registered: {len(kernels)}.",
+        f"- Core ATen overloads: {len(core)}; with a kernel: {sum(1 for k in matched.values() if k)}; "
+        f"verified against PyTorch in float32: {len(verified)}.",
+        f"- Op cases: {sum(len(c['cases']) for c in cases.values())} over {len(cases)} kernels.",
+        "",
+        "## Core ATen operators",
+        "",
+        "| core overload | kernel | cases | dtypes | also covered | SIMD |",
+        "|---|---|---|---|---|---|",
+    ]
+    for c, _ in core:
+        k = matched[c]
+        if k:
+            lines.append(f"| `{c}` | " + row(k, simd[k], cases))
+    lines += ["", "## Core ATen operators without a kernel", ""]
+    missing = [c for c, _ in core if not matched[c]]
+    lines.append(", ".join(f"`{c}`" for c in missing) if missing else "None.")
+    used = {k for k in matched.values() if k}
+    lines += ["", "## Other kernels", "",
+              "ExecuTorch's extra portable ops, other overloads, and its own namespaces.", "",
+              "| kernel | cases | dtypes | also covered | SIMD |", "|---|---|---|---|---|"]
+    for k, _, s in sorted(kernels):
+        if k not in used:
+            lines.append("| " + row(k, s, cases))
+    return "\n".join(lines) + "\n"
+
+
+def _torch_version(cases: Dict[str, dict]) -> str:
+    versions = sorted({c.get("torch", "?").split("a")[0].split("+")[0] for c in cases.values()})
+    return "/".join(versions) if versions else "(none yet)"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true")
+    args = ap.parse_args()
+    text = generate()
+    if args.check:
+        current = open(DOC).read() if os.path.exists(DOC) else ""
+        if current != text:
+            print("docs/ops.md is out of date: run python3 tools/export/make_ops_doc.py", file=sys.stderr)
+            return 1
+        return 0
+    with open(DOC, "w") as f:
+        f.write(text)
+    print(f"make_ops_doc: wrote {os.path.relpath(DOC, ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
