@@ -8,8 +8,10 @@ import { repoPath } from '../helpers/paths.js';
 import { Tensor, env, load, type DType, type Model } from '../helpers/trident.js';
 
 interface CaseTensor { dtype: DType; shape: number[]; data: string; dim_order?: number[] }
+/** The expected result of ops that return one scalar (sym_size.int, ...). */
+interface CaseScalar { kind: 'Int' | 'Double' | 'Bool'; value: string }
 interface OpCase {
-  method: string; desc: string; inputs: CaseTensor[]; outputs: CaseTensor[];
+  method: string; desc: string; inputs: CaseTensor[]; outputs: Array<CaseTensor | CaseScalar>;
   rtol: number; atol: number; check: string;
 }
 interface OpCaseFile { op: string; cases: OpCase[] }
@@ -63,6 +65,12 @@ function difference(c: OpCase, expected: CaseTensor, actual: Tensor): string {
   return '';
 }
 
+function scalarDifference(expected: CaseScalar, actual: unknown): string {
+  const want = expected.kind === 'Bool' ? expected.value === 'true' : expected.kind === 'Int' ? Number(expected.value) : Number(expected.value);
+  const got = typeof actual === 'bigint' ? Number(actual) : actual;
+  return got === want ? '' : `got ${String(actual)}, PyTorch gives ${expected.kind} ${expected.value}`;
+}
+
 async function runCases(model: Model, file: OpCaseFile): Promise<string[]> {
   const failures: string[] = [];
   for (const c of file.cases) {
@@ -73,7 +81,7 @@ async function runCases(model: Model, file: OpCaseFile): Promise<string[]> {
         continue;
       }
       c.outputs.forEach((expected, o) => {
-        const diff = difference(c, expected, outs[o] as Tensor);
+        const diff = 'kind' in expected ? scalarDifference(expected, outs[o]) : difference(c, expected, outs[o] as Tensor);
         if (diff) failures.push(`${c.method} (${c.desc}) output ${o}: ${diff}`);
       });
     } catch (e) {

@@ -28,6 +28,8 @@ from pte_writer import ProgramBuilder  # noqa: E402
 
 CASES_DIR = os.path.join(HERE, "cases")
 DEFAULT_OUT = os.path.join(ROOT, "tests", "ops", "cases")
+# Every case is committed and runs in every `npm test`, three times.
+MAX_OP_BYTES = 80 * 1024
 
 
 def load_families() -> Dict[str, List[oplib.Case]]:
@@ -104,6 +106,8 @@ def build_case(m: Any, c: oplib.Case, index: int) -> Dict[str, Any]:
     inputs: List[Dict[str, Any]] = []
     args = [add_argument(m, a, v, inputs) for a, v in b.inputs]
     out_args = [a for a in b.schema.arguments if oplib.is_out(a)]
+    if not out_args:
+        return build_scalar_case(m, c, b, args, inputs)
     outs: List[int] = []
     slots: List[int] = []
     remaining = list(expected)
@@ -139,6 +143,35 @@ def build_case(m: Any, c: oplib.Case, index: int) -> Dict[str, Any]:
     }
 
 
+def build_scalar_case(m: Any, c: oplib.Case, b: Any, args: List[int],
+                      inputs: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """Ops that return one scalar (sym_size.int, ...): ExecuTorch's prim
+    layout, [*args, result], with the result an Int/Double/Bool value."""
+    if len(b.schema.returns) != 1:
+        raise CaseError(f"{c.op}: no out arguments and {len(b.schema.returns)} returns")
+    ret_type = str(b.schema.returns[0].type)
+    pos = [oplib._value(v) for a, v in b.inputs if not a.kwarg_only]
+    kw = {a.name: oplib._value(v) for a, v in b.inputs if a.kwarg_only}
+    if c.ref is not None:
+        value = c.ref(*pos, **kw)
+    else:
+        ns, name, overload = oplib.split_op_name(c.op)
+        value = getattr(getattr(getattr(torch.ops, ns), name), overload)(*pos, **kw)
+    if isinstance(value, bool) or ret_type in ("bool", "SymBool"):
+        kind, slot, text = "Bool", m.bool(False), "true" if value else "false"
+    elif isinstance(value, int):
+        kind, slot, text = "Int", m.int(0), str(int(value))
+    elif isinstance(value, float):
+        kind, slot, text = "Double", m.double(0.0), repr(float(value))
+    else:
+        raise CaseError(f"{c.op}: cannot compare a result of type {type(value).__name__}")
+    m.kernel_call(c.op, args + [slot])
+    m.output(slot)
+    return {"method": m.name, "desc": oplib.describe(c, b), "inputs": inputs,
+            "outputs": [{"kind": kind, "value": text}], "rtol": 0.0, "atol": 0.0,
+            "check": c.check, "family": c.source}
+
+
 def out_tensor(m: Any, t: torch.Tensor) -> int:
     return m.tensor(oplib.DTYPE_NAMES[t.dtype], list(t.shape), dim_order=oplib.dim_order_of(t))
 
@@ -158,6 +191,10 @@ def write_op(op: str, cases: List[oplib.Case], out_dir: str) -> int:
         json.dump({"op": op, "schema": str(oplib.out_schema(cases[0])), "torch": torch.__version__,
                    "cases": records}, f, separators=(",", ":"))
         f.write("\n")
+    size = os.path.getsize(stem + ".json") + os.path.getsize(stem + ".pte")
+    if size > MAX_OP_BYTES:
+        print(f"export_ops: WARNING {op}: {size // 1024} KB of cases; the committed cases are "
+              f"kept small ({MAX_OP_BYTES // 1024} KB per op): use smaller tensors", file=sys.stderr)
     return len(records)
 
 

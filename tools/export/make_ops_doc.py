@@ -110,7 +110,8 @@ def dtypes_of(case_file: dict) -> List[str]:
     seen = set()
     for c in case_file["cases"]:
         for t in c["inputs"] + c["outputs"]:
-            seen.add(t["dtype"])
+            if "dtype" in t:
+                seen.add(t["dtype"])
     return [d for d in DTYPE_ORDER if d in seen]
 
 
@@ -119,7 +120,7 @@ def features_of(case_file: dict) -> str:
     for c in case_file["cases"]:
         if any("dim_order" in t for t in c["inputs"]):
             feats.add("channels-last")
-        if any(0 in t["shape"] for t in c["inputs"] + c["outputs"]):
+        if any(0 in t.get("shape", [1]) for t in c["inputs"] + c["outputs"]):
             feats.add("size 0")
         if any(t["shape"] == [] for t in c["inputs"]):
             feats.add("0-dim")

@@ -11,7 +11,11 @@
 
 namespace tri::testing {
 
+// A tensor, or for ops that return one scalar (sym_size.int, ...) a value
+// with `kind` "Int", "Double" or "Bool" and its text.
 struct CaseTensor {
+  std::string kind;  // "" for a tensor
+  std::string value;
   ScalarType dtype = ScalarType::Float;
   std::vector<int32_t> shape;
   std::vector<uint8_t> bytes;  // row-major
