@@ -13,7 +13,6 @@ struct HostModel::MethodState {
   AlignedBuffer method_arena;
   std::vector<AlignedBuffer> planned;
   std::vector<Span<uint8_t>> planned_spans;
-  AlignedBuffer temp_arena;
   MemoryAllocator method_allocator;
   MemoryAllocator temp_allocator;
   PlannedMemory planned_memory;
@@ -162,11 +161,15 @@ Result<HostModel::MethodState*> HostModel::method_state(const std::string& name)
   TRI_ASSIGN_OR_RETURN(const size_t m, program_->method_index(name.c_str()));
   auto state = std::make_unique<MethodState>();
   TRI_ASSIGN_OR_RETURN(const size_t arena_bytes, program_->method_allocator_size(m));
-  TRI_CHECK(state->method_arena.allocate(arena_bytes) &&
-                state->temp_arena.allocate(options_.temp_bytes),
-            Error::MemoryAllocationFailed,
+  TRI_CHECK(state->method_arena.allocate(arena_bytes), Error::MemoryAllocationFailed,
             "method '%s': cannot allocate %zu bytes of method memory",
             name.c_str(), arena_bytes);
+  // One scratch arena serves every method: runs of one model never overlap,
+  // and the interpreter resets scratch between instructions.
+  if (temp_arena_.data() == nullptr) {
+    TRI_CHECK(temp_arena_.allocate(options_.temp_bytes), Error::MemoryAllocationFailed,
+              "cannot allocate %zu bytes of kernel scratch memory", options_.temp_bytes);
+  }
   const size_t num_planned = program_->num_planned_buffers(m);
   state->planned.resize(num_planned);
   for (size_t b = 0; b < num_planned; ++b) {
@@ -179,7 +182,7 @@ Result<HostModel::MethodState*> HostModel::method_state(const std::string& name)
   state->method_allocator =
       MemoryAllocator(state->method_arena.data(), state->method_arena.size());
   state->temp_allocator =
-      MemoryAllocator(state->temp_arena.data(), state->temp_arena.size());
+      MemoryAllocator(temp_arena_.data(), temp_arena_.size());
   state->planned_memory = PlannedMemory(
       Span<Span<uint8_t>>(state->planned_spans.data(), state->planned_spans.size()));
   state->memory.method = &state->method_allocator;

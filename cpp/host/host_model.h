@@ -23,8 +23,9 @@ namespace tri::host {
 struct HostOptions {
   // Cap on the memory plan of any method (hostile files ask for anything).
   uint64_t max_planned_bytes = uint64_t{1} << 30;
-  // Kernel scratch per method.
-  size_t temp_bytes = size_t{1} << 20;
+  // Kernel scratch, shared by the model's methods. Kernels that need more
+  // (packing a large conv weight, im2col of a big image) work in tiles.
+  size_t temp_bytes = size_t{8} << 20;
   // Bound on the instructions one run may execute (jumps can loop).
   uint64_t max_instructions_per_run = 100000000;
 };
@@ -77,6 +78,7 @@ class HostModel {
   std::optional<pte::BundledProgram> bundled_;
   std::optional<pte::PteProgram> pte_;
   const Program* program_ = nullptr;
+  AlignedBuffer temp_arena_;
   std::map<std::string, std::unique_ptr<MethodState>> methods_;
 };
 
