@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Exports the real models (torchvision mobilenet_v2 and resnet18, a transformer
+# encoder layer, a tiny MLP) to build/models/: .pte, ONNX twin, seeded input,
+# eager PyTorch output, metadata (tools/export/models/README.md). Needs Debian's
+# /usr/bin/python3 with python3-torch, python3-torchvision and python3-onnx
+# (scripts/setup.sh installs them) and flatc. Seeded: the same torch writes the
+# same bytes. Fails (exit != 0) on any error; build/models is replaced only when
+# every model exported and checked.
+#
+#   bash scripts/fixtures.sh                 # all models
+#   bash scripts/fixtures.sh --only resnet18 # some (updates build/models in place)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=/usr/bin/python3
+if ! "$PY" -c 'import torch, torchvision, onnx, numpy' 2>/dev/null; then
+  echo "fixtures: $PY cannot import torch, torchvision, onnx and numpy; run 'bash scripts/setup.sh'" >&2
+  exit 1
+fi
+if ! command -v flatc >/dev/null; then
+  echo "fixtures: flatc is missing; run 'bash scripts/setup.sh'" >&2
+  exit 1
+fi
+
+out=build/models
+if [ "$#" -gt 0 ]; then
+  exec "$PY" tools/export/models/export_models.py --out "$out" "$@"
+fi
+tmp=build/models.partial
+rm -rf "$tmp"
+"$PY" tools/export/models/export_models.py --out "$tmp"
+rm -rf "$out"
+mv "$tmp" "$out"
+echo "fixtures: wrote $out/"

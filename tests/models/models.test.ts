@@ -1,0 +1,122 @@
+// Real models exported by tools/export/models/export_models.py into
+// build/models/ (`bash scripts/fixtures.sh`; large, not committed): each .pte
+// goes through the wasm build with the public API, runs on the saved input and
+// must match eager PyTorch's output within 1e-4 * max(1, max|ref|); the CLI
+// must inspect it. Without build/models the suite is skipped, saying so, except
+// in CI (CI=true), where that is a failure, as for ../shared.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseNpy } from '../../bin/cli/npy.mjs';
+import { CLI, REPO_ROOT } from '../helpers/paths.js';
+import { Tensor, load } from '../helpers/trident.js';
+
+const MODELS_DIR = path.join(REPO_ROOT, 'build', 'models');
+const INDEX = path.join(MODELS_DIR, 'index.json');
+
+interface TensorSpec {
+  dtype: string;
+  shape: number[];
+}
+
+interface ModelEntry {
+  name: string;
+  description: string;
+  pte: string;
+  onnx: string | null;
+  input: string;
+  expected: string;
+  inputs: TensorSpec[];
+  outputs: TensorSpec[];
+  tolerance: { max_abs_error_rel_to_max_ref: number };
+  operators: Record<string, number>;
+  instructions: number;
+}
+
+function readNpy(file: string): Tensor {
+  return parseNpy(new Uint8Array(readFileSync(path.join(MODELS_DIR, file))), file) as Tensor;
+}
+
+/** max |got - want| and max |want| over float32 data. */
+export function maxErrors(got: Float32Array, want: Float32Array): { err: number; refMax: number } {
+  let err = 0;
+  let refMax = 0;
+  for (let i = 0; i < want.length; i++) {
+    const d = Math.abs(got[i]! - want[i]!);
+    // NaN anywhere is an infinite error.
+    err = Number.isNaN(d) ? Infinity : Math.max(err, d);
+    refMax = Math.max(refMax, Math.abs(want[i]!));
+  }
+  return { err, refMax };
+}
+
+function describeModels(name: string, body: (models: ModelEntry[]) => void): void {
+  if (existsSync(INDEX)) {
+    const index = JSON.parse(readFileSync(INDEX, 'utf8')) as { models: Record<string, ModelEntry> };
+    const models = Object.values(index.models);
+    describe(name, () => body(models));
+  } else if (process.env['CI'] === 'true') {
+    describe(name, () => {
+      it('needs the exported models in build/models', () => {
+        throw new Error(`${INDEX} is missing, but CI=true: run 'bash scripts/fixtures.sh' (npm run fixtures) first`);
+      });
+    });
+  } else {
+    console.warn(`[skipped] ${name}: the exported models are absent (${INDEX} does not exist; run 'bash scripts/fixtures.sh')`);
+    describe.skip(name, () => body([]));
+  }
+}
+
+describeModels('exported models against eager PyTorch', (models) => {
+  it('build/models lists at least one model', () => {
+    expect(models.length).toBeGreaterThan(0);
+  });
+
+  for (const entry of models) {
+    it(`${entry.name}: runs in the wasm build and matches PyTorch`, async () => {
+      const model = await load(path.join(MODELS_DIR, entry.pte));
+      try {
+        const method = model.method('forward');
+        expect(method.inputs.map((i) => ({ dtype: i.dtype, shape: i.shape }))).toEqual(entry.inputs);
+        expect(method.outputs.map((o) => ({ dtype: o.dtype, shape: o.shape }))).toEqual(entry.outputs);
+
+        const input = readNpy(entry.input);
+        const want = readNpy(entry.expected);
+        expect(input.shape).toEqual(entry.inputs[0]!.shape);
+        const start = performance.now();
+        const [out] = await model.run('forward', [input]);
+        const ms = performance.now() - start;
+        const got = out as Tensor;
+        expect(got.dtype).toBe('float32');
+        expect(got.shape).toEqual(want.shape);
+        const { err, refMax } = maxErrors(got.data as Float32Array, want.data as Float32Array);
+        const bound = entry.tolerance.max_abs_error_rel_to_max_ref * Math.max(1, refMax);
+        console.info(`${entry.name}: max abs error ${err.toExponential(2)} (bound ${bound.toExponential(2)}), ${ms.toFixed(0)} ms`);
+        expect(err, `${entry.name}: max abs error ${err} > ${bound}`).toBeLessThanOrEqual(bound);
+      } finally {
+        model.dispose();
+      }
+    }, 600_000);
+
+    it(`${entry.name}: trident inspect accepts it`, () => {
+      const r = spawnSync(process.execPath, [CLI, 'inspect', path.join(MODELS_DIR, entry.pte), '--json'], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      const info = JSON.parse(r.stdout) as { format: string; methods: Array<{ name: string; inputs: TensorSpec[] }> };
+      expect(info.format).toBe('pte');
+      expect(info.methods.map((m) => m.name)).toEqual(['forward']);
+      expect(info.methods[0]!.inputs.map((i) => i.shape)).toEqual(entry.inputs.map((i) => i.shape));
+    }, 120_000);
+
+    it(`${entry.name}: its .pte, ONNX twin and data files are there`, () => {
+      for (const file of [entry.pte, entry.input, entry.expected, ...(entry.onnx ? [entry.onnx] : [])]) {
+        expect(existsSync(path.join(MODELS_DIR, file)), file).toBe(true);
+      }
+    });
+  }
+});
