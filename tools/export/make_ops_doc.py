@@ -56,8 +56,7 @@ def read_core() -> List[Tuple[str, str]]:
     return core
 
 
-def argument_names(schema: str, with_outs: bool = False) -> List[str]:
-    """Names of a schema's arguments (outs, whose type has '!', left out)."""
+def split_arguments(schema: str) -> List[str]:
     inner = schema[schema.index("(") + 1:schema.rindex("->")]
     inner = inner[:inner.rindex(")")]
     parts, depth, cur = [], 0, ""
@@ -72,28 +71,46 @@ def argument_names(schema: str, with_outs: bool = False) -> List[str]:
         else:
             cur += ch
     parts.append(cur)
-    names = []
-    for p in parts:
-        p = p.strip()
-        if not p or p == "*" or (not with_outs and "!" in p):
+    return [p.strip() for p in parts if p.strip() and p.strip() != "*"]
+
+
+def typed_arguments(schema: str) -> List[Tuple[str, str]]:
+    """(type, name) of a schema's inputs (outs, whose type has '!', left
+    out), with types normalized across PyTorch versions (SymInt is int,
+    Scalar is int, fixed list sizes and alias annotations dropped)."""
+    out = []
+    for p in split_arguments(schema):
+        if "!" in p:
             continue
-        names.append(p.split("=")[0].split()[-1])
-    return names
+        decl = p.split("=")[0].split()
+        ty = re.sub(r"\([^)]*\)", "", " ".join(decl[:-1]))
+        # var.correction's `correction` was an int and is a Scalar now.
+        ty = ty.replace("SymInt", "int").replace("Scalar", "int")
+        ty = re.sub(r"\[\d+\]", "[]", ty).replace(" ", "")
+        out.append((ty, decl[-1]))
+    return out
+
+
+# Out overloads drop the TensorOptions arguments of factory ops (the out
+# tensor carries dtype and device): full.out has no `dtype`.
+TENSOR_OPTIONS = {"dtype", "layout", "device", "pin_memory"}
 
 
 def match_kernel(core_name: str, core_schema: str, registered: Dict[str, str],
                  cases: Dict[str, dict]) -> Optional[str]:
     if core_name in registered:
         return core_name
+    if core_name.endswith(".default") and core_name[:-len(".default")] in registered:
+        return core_name[:-len(".default")]  # prim layout: "aten::sym_numel"
     ns, rest = core_name.split("::")
     name, overload = rest.split(".", 1)
-    want = argument_names(core_schema)
+    want = [a for a in typed_arguments(core_schema) if a[1] not in TENSOR_OPTIONS]
     for base in (name, name + "_copy"):
         for k in registered:
             if not k.startswith(f"{ns}::{base}."):
                 continue
             schema = cases.get(k, {}).get("schema")
-            if schema and argument_names(schema) == want:
+            if schema and [a for a in typed_arguments(schema) if a[1] not in TENSOR_OPTIONS] == want:
                 return k
     guesses = []
     for base in (name, name + "_copy"):
@@ -132,7 +149,9 @@ def features_of(case_file: dict) -> str:
 def row(kernel: str, simd: bool, cases: Dict[str, dict]) -> str:
     cf = cases.get(kernel)
     if cf is None:
-        return f"`{kernel}` | not yet | | | {'yes' if simd else ''} |"
+        # ExecuTorch's own ops have no PyTorch twin to compare with.
+        status = "C++ units" if kernel.startswith("executorch_prim::") else "not yet"
+        return f"`{kernel}` | {status} | | | {'yes' if simd else ''} |"
     dts = " ".join(SHORT[d] for d in dtypes_of(cf))
     return f"`{kernel}` | {len(cf['cases'])} | {dts} | {features_of(cf)} | {'yes' if simd else ''} |"
 
@@ -144,7 +163,8 @@ def generate() -> str:
     cases = read_cases()
     core = read_core()
     matched: Dict[str, Optional[str]] = {c: match_kernel(c, s, registered, cases) for c, s in core}
-    verified = [c for c, k in matched.items() if k and k in cases and "float32" in dtypes_of(cases[k])]
+    verified = [c for c, k in matched.items() if k and k in cases]
+    verified_f32 = [c for c in verified if "float32" in dtypes_of(cases[matched[c]])]
     lines = [
         "# Operators",
         "",
@@ -160,7 +180,8 @@ def generate() -> str:
         "",
         f"- Kernels registered: {len(kernels)}.",
         f"- Core ATen overloads: {len(core)}; with a kernel: {sum(1 for k in matched.values() if k)}; "
-        f"verified against PyTorch in float32: {len(verified)}.",
+        f"verified against PyTorch: {len(verified)} ({len(verified_f32)} in float32; the others, "
+        f"such as the bitwise ops, have no float32 form).",
         f"- Op cases: {sum(len(c['cases']) for c in cases.values())} over {len(cases)} kernels.",
         "",
         "## Core ATen operators",
