@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # npm test: installs what is missing, builds everything, and runs every test:
 # the runtime symbol check, the C++ units (ctest), the Vitest suites (JS API
-# through the real wasm build, corpus conformance, the demo in Chromium), and
+# through the real wasm build, the op cases and exported models against
+# PyTorch, corpus conformance, the demo in Chromium), and
 # the C++ units again under ASan/UBSan followed by a fixed-seed fuzzing run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh all
+# The real models (mobilenet_v2, resnet18, a transformer layer) from PyTorch,
+# for tests/models: built here, not committed (about 125 MB).
+bash scripts/fixtures.sh
 bash scripts/check-runtime-symbols.sh --self-test
 bash scripts/check-runtime-symbols.sh
 bash scripts/check-runtime-symbols.sh build/wasm/libtrident_runtime.a

@@ -135,7 +135,10 @@ def build_case(m: Any, c: oplib.Case, index: int) -> Dict[str, Any]:
         "method": m.name,
         "desc": oplib.describe(c, b),
         "inputs": inputs,
-        "outputs": [oplib.encode(t) for t in expected],
+        # Only "values" compares elements; other checks keep dtype and shape
+        # (zeros, so that random and uninitialized results do not churn).
+        "outputs": [oplib.encode(t if c.check == "values" else torch.zeros_like(t))
+                    for t in expected],
         "rtol": rtol,
         "atol": atol,
         "check": c.check,

@@ -1,6 +1,7 @@
 // aten::add.out, aten::add.Scalar_out: out = self + alpha * other.
 #include "cpp/kernels/kernels.h"
 #include "cpp/kernels/util/binary_op.h"
+#include "cpp/kernels/util/binary_simd.h"
 #include "cpp/kernels/util/elementwise.h"
 
 namespace tri {
@@ -20,11 +21,13 @@ Error add_impl(KernelArgs& args, OperandKind other_kind) {
   const TensorView self_v = TensorView::of(*ops.self);
   const TensorView other_v = ops.other_view(ops.common, &other);
   const TensorView out_v = TensorView::of(*ops.out);
-  return map2<kComputeAll | kComputeInt32>(ops.common, self_v, other_v, out_v, [&](auto tag) {
-    using C = typename decltype(tag)::type;
-    const C a = scalar_as<C>(alpha, ops.common);
-    return [a](C x, C y) -> C { return arith_add(x, arith_mul(a, y)); };
-  });
+  const SimdBinary simd{SimdBinOp::Add, scalar_as<float>(alpha, ops.common)};
+  return map2_simd<kComputeAll | kComputeInt32>(
+      simd, ops.common, self_v, other_v, out_v, [&](auto tag) {
+        using C = typename decltype(tag)::type;
+        const C a = scalar_as<C>(alpha, ops.common);
+        return [a](C x, C y) -> C { return arith_add(x, arith_mul(a, y)); };
+      });
 }
 
 }  // namespace

@@ -1,29 +1,23 @@
 // aten::clamp.out (Scalar bounds), aten::clamp.Tensor_out (tensor bounds,
 // broadcast). min is applied before max, so min > max gives max; NaN inputs
-// stay NaN.
+// and NaN bounds give NaN. Out must have the common dtype (ATen does not
+// cast clamp's result).
 #include "cpp/kernels/kernels.h"
 #include "cpp/kernels/util/arith.h"
 #include "cpp/kernels/util/broadcast.h"
 #include "cpp/kernels/util/elementwise.h"
 #include "cpp/kernels/util/resize.h"
 #include "cpp/kernels/util/type_promotion.h"
+#include "cpp/kernels/util/unary_clamp.h"
+#include "cpp/kernels/util/unary_simd.h"
 
 namespace tri {
 namespace kernels {
 namespace {
 
-template <typename C>
-C clamp_value(C x, bool has_min, C lo, bool has_max, C hi) {
-  C v = x;
-  if (has_min && v < lo) v = lo;
-  if (has_max && v > hi) v = hi;
-  return v;
-}
-
 Error check_types(ScalarType common, const Tensor& out) {
   TRI_TRY(check_dtype(common, kRealHBTypes, "clamp's common dtype"));
-  TRI_TRY(check_dtype(out.scalar_type(), kRealHBTypes, "out"));
-  return check_can_cast(common, out.scalar_type());
+  return check_same_dtype(out, common, "out");
 }
 
 }  // namespace
@@ -43,6 +37,13 @@ Error clamp_out(KernelContext&, KernelArgs& args) {
   TRI_TRY(rt.get(&common));
   TRI_TRY(check_types(common, *out));
   TRI_TRY(resize_out(*out, self->sizes()));
+  if (common == ScalarType::Float) {
+    const float inf = __builtin_inff();
+    if (simd_unary(SimdUnary::Clamp, *self, *out, lo.has_value ? scalar_to<float>(lo.value) : -inf,
+                   hi.has_value ? scalar_to<float>(hi.value) : inf)) {
+      return Error::Ok;
+    }
+  }
   return map1<kComputeAll>(common, TensorView::of(*self), TensorView::of(*out), [&](auto tag) {
     using C = typename decltype(tag)::type;
     const C lo_c = lo.has_value ? scalar_as<C>(lo.value, common) : C(0);

@@ -6,6 +6,7 @@
 
 #include "cpp/kernels/kernels.h"
 #include "cpp/kernels/util/binary_op.h"
+#include "cpp/kernels/util/binary_simd.h"
 #include "cpp/kernels/util/elementwise.h"
 #include "cpp/kernels/util/floor_div.h"
 #include "cpp/kernels/util/type_promotion.h"
@@ -48,16 +49,15 @@ Error div_impl(KernelArgs& args, OperandKind other_kind, bool has_mode) {
   if (mode == Rounding::None) {
     // True division promotes integer inputs to the default float dtype.
     TRI_TRY(prepare_binary(args, spec, &ops));
-    const ScalarType compute =
-        is_floating_type(ops.common) ? ops.common : ScalarType::Float;
+    const ScalarType compute = is_floating_type(ops.common) ? ops.common : ScalarType::Float;
     TRI_TRY(check_can_cast(compute, ops.out->scalar_type()));
     ComputeScalar other;
-    return map2<kComputeFloating>(compute, TensorView::of(*ops.self),
-                                  ops.other_view(compute, &other), TensorView::of(*ops.out),
-                                  [](auto tag) {
-                                    using C = typename decltype(tag)::type;
-                                    return [](C x, C y) -> C { return x / y; };
-                                  });
+    return map2_simd<kComputeFloating>(SimdBinary{SimdBinOp::Div, 1.0f}, compute,
+                                       TensorView::of(*ops.self), ops.other_view(compute, &other),
+                                       TensorView::of(*ops.out), [](auto tag) {
+                                         using C = typename decltype(tag)::type;
+                                         return [](C x, C y) -> C { return x / y; };
+                                       });
   }
   spec.allowed = kRealHBTypes;
   TRI_TRY(prepare_binary(args, spec, &ops));
@@ -65,10 +65,7 @@ Error div_impl(KernelArgs& args, OperandKind other_kind, bool has_mode) {
   const TensorView self_v = TensorView::of(*ops.self);
   const TensorView other_v = ops.other_view(ops.common, &other);
   const TensorView out_v = TensorView::of(*ops.out);
-  if (compute_kind(ops.common) == ComputeKind::Int) {
-    TRI_CHECK(!any_zero_in(other_v, ops.common), Error::InvalidArgument,
-              "integer division by zero (ZeroDivisionError)");
-  }
+  TRI_TRY(check_int_divisor(other_v, ops.common, *ops.out));
   if (mode == Rounding::Trunc) {
     return map2<kComputeAll>(ops.common, self_v, other_v, out_v, [](auto tag) {
       using C = typename decltype(tag)::type;

@@ -8,10 +8,13 @@ namespace tri {
 namespace kernels {
 
 Error sigmoid_out(KernelContext&, KernelArgs& args) {
-  return unary_float_op(args, [](auto x) {
-    using C = decltype(x);
-    return C(1) / (C(1) + std::exp(-x));
-  });
+  return unary_float_op(
+      args,
+      [](auto x) {
+        using C = decltype(x);
+        return C(1) / (C(1) + std::exp(-x));
+      },
+      SimdUnary::Sigmoid);
 }
 
 }  // namespace kernels

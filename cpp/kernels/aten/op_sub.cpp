@@ -2,6 +2,7 @@
 // aten::rsub.Tensor_out, aten::rsub.Scalar_out: out = other - alpha * self.
 #include "cpp/kernels/kernels.h"
 #include "cpp/kernels/util/binary_op.h"
+#include "cpp/kernels/util/binary_simd.h"
 #include "cpp/kernels/util/elementwise.h"
 
 namespace tri {
@@ -16,8 +17,8 @@ Error sub_impl(KernelArgs& args, OperandKind other_kind, bool reverse) {
   BinaryOperands ops;
   TRI_TRY(prepare_binary(args, spec, &ops));
   const bool self_bool = ops.self->scalar_type() == ScalarType::Bool;
-  const bool other_bool = ops.other ? ops.other->scalar_type() == ScalarType::Bool
-                                    : ops.other_scalar.is_bool();
+  const bool other_bool =
+      ops.other ? ops.other->scalar_type() == ScalarType::Bool : ops.other_scalar.is_bool();
   TRI_CHECK(!(self_bool && other_bool), Error::InvalidType,
             "subtraction with two bool operands is not supported; use "
             "logical_xor() instead");
@@ -33,7 +34,8 @@ Error sub_impl(KernelArgs& args, OperandKind other_kind, bool reverse) {
   // rsub is sub with the operands swapped.
   const TensorView& x = reverse ? other_v : self_v;
   const TensorView& y = reverse ? self_v : other_v;
-  return map2<kComputeAll | kComputeInt32>(ops.common, x, y, out_v, [&](auto tag) {
+  const SimdBinary simd{SimdBinOp::Sub, scalar_as<float>(alpha, ops.common)};
+  return map2_simd<kComputeAll | kComputeInt32>(simd, ops.common, x, y, out_v, [&](auto tag) {
     using C = typename decltype(tag)::type;
     const C a = scalar_as<C>(alpha, ops.common);
     return [a](C v, C w) -> C { return arith_sub(v, arith_mul(a, w)); };

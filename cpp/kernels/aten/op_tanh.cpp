@@ -8,7 +8,7 @@ namespace tri {
 namespace kernels {
 
 Error tanh_out(KernelContext&, KernelArgs& args) {
-  return unary_float_op(args, [](auto x) { return std::tanh(x); });
+  return unary_float_op(args, [](auto x) { return std::tanh(x); }, SimdUnary::Tanh);
 }
 
 }  // namespace kernels

@@ -2,6 +2,7 @@
 
 #include "cpp/kernels/util/broadcast.h"
 #include "cpp/kernels/util/dtype_dispatch.h"
+#include "cpp/kernels/util/elementwise.h"
 #include "cpp/kernels/util/resize.h"
 #include "cpp/kernels/util/type_promotion.h"
 
@@ -27,11 +28,12 @@ Error prepare_binary(KernelArgs& args, const BinarySpec& spec, BinaryOperands* o
   }
   TRI_ASSIGN_OR_RETURN(ops->out, args.tensor(spec.out_index));
   TRI_TRY(rt.get(&ops->common));
+  if (spec.int_to_float && !is_floating_type(ops->common)) {
+    ops->common = ScalarType::Float;
+  }
   TRI_TRY(check_dtype(ops->common, spec.allowed, "operands' common dtype"));
-  if (spec.out_is_bool) {
-    TRI_TRY(check_dtype(ops->out->scalar_type(), kRealHBBoolTypes, "out"));
-  } else {
-    TRI_TRY(check_dtype(ops->out->scalar_type(), kRealHBBoolTypes, "out"));
+  TRI_TRY(check_dtype(ops->out->scalar_type(), kRealHBBoolTypes, "out"));
+  if (!spec.out_is_bool) {
     TRI_TRY(check_can_cast(ops->common, ops->out->scalar_type()));
   }
   SizesType shape[kTensorDimLimit];
@@ -48,6 +50,15 @@ Error check_alpha(const Scalar& alpha, ScalarType common) {
   TRI_CHECK(is_floating_type(common) || !alpha.is_floating(), Error::InvalidArgument,
             "for integral input tensors, argument alpha must not be a floating "
             "point number (got %g)", alpha.d);
+  return Error::Ok;
+}
+
+Error check_int_divisor(const TensorView& divisor, ScalarType common, const Tensor& out) {
+  if (compute_kind(common) != ComputeKind::Int || out.numel() == 0) {
+    return Error::Ok;
+  }
+  TRI_CHECK(!any_zero_in(divisor, common), Error::InvalidArgument,
+            "other: integer division by zero (ZeroDivisionError)");
   return Error::Ok;
 }
 

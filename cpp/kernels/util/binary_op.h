@@ -49,14 +49,23 @@ struct BinarySpec {
   size_t out_index = 2;          // argument index of out
   uint32_t allowed = 0;          // dtypes the common dtype may be
   bool out_is_bool = false;      // comparisons: out may be any dtype
+  // Float ops (atan2, copysign): a Bool or integral common dtype computes in
+  // Float (the default dtype), as ATen's build_borrowing_binary_float_op.
+  bool int_to_float = false;
 };
 
-// Reads arguments 0 and 1 and out, computes `common`, checks that it is in
-// spec.allowed and castable to out's dtype, broadcasts and resizes out.
+// Reads arguments 0 and 1 and out, computes `common` (Float for a float op
+// on non-floating operands), checks that it is in spec.allowed and castable
+// to out's dtype, broadcasts and resizes out.
 Error prepare_binary(KernelArgs& args, const BinarySpec& spec, BinaryOperands* ops);
 
 // ATen's alpha rules: a Bool alpha needs a Bool result; an integral result
 // needs an integral alpha.
 Error check_alpha(const Scalar& alpha, ScalarType common);
+
+// Integer division, modulo: fails with ATen's "ZeroDivisionError" when the
+// common dtype is integral and some divisor, as a value of it, is 0 (and out
+// is not empty). Floating division by zero is defined (inf, NaN).
+Error check_int_divisor(const TensorView& divisor, ScalarType common, const Tensor& out);
 
 }  // namespace tri

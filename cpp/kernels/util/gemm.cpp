@@ -1,5 +1,10 @@
 #include "cpp/kernels/util/gemm.h"
 
+#include <type_traits>
+
+#include "cpp/kernels/util/gemm_f32.h"
+#include "cpp/kernels/util/simd.h"
+
 namespace tri {
 namespace {
 
@@ -54,6 +59,12 @@ void gemm_tile_1(const T* a, int64_t a_cs, const T* b, int64_t ldb, int64_t kc, 
 template <typename T>
 void gemm_blocked(int64_t m, int64_t n, int64_t k, MatView<T> a, MatView<T> b, T* c,
                   int64_t ldc) {
+  if constexpr (std::is_same<T, float>::value) {
+    if (simd_enabled()) {
+      gemm_f32_packed(m, n, k, a, b, c, ldc);
+      return;
+    }
+  }
   if (k == 0) {
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = T(0);

@@ -2,7 +2,10 @@
 
 #include <cinttypes>
 
+#include "cpp/kernels/util/dims.h"
+#include "cpp/kernels/util/dtype_dispatch.h"
 #include "cpp/kernels/util/nd_iter.h"
+#include "cpp/kernels/util/resize.h"
 
 namespace tri {
 
@@ -45,6 +48,38 @@ Error check_index_values(const TensorView& index, int64_t size, int32_t dim,
             "index %" PRId64 " is out of bounds for dimension %d with size %" PRId64, bad, dim,
             size);
   return Error::Ok;
+}
+
+Error check_gather_scatter(const Tensor& self, int64_t dim, const Tensor& index,
+                           const Tensor* src, GatherScatterViews* v) {
+  TRI_TRY(check_dtype(self.scalar_type(), kAllTypes, "self"));
+  TRI_TRY(check_same_dtype(index, ScalarType::Long, "index"));
+  if (src != nullptr) {
+    TRI_TRY(check_same_dtype(*src, self.scalar_type(), "src (must match self)"));
+  }
+  TRI_TRY(normalize_dim(dim, self.dim(), &v->dim));
+  v->self = at_least_1d(TensorView::of(self));
+  v->index = at_least_1d(TensorView::of(index));
+  const int32_t rank = v->self.dim;
+  TRI_CHECK(v->index.dim == rank, Error::InvalidArgument,
+            "index must have the same number of dimensions as self (%d vs %d)", v->index.dim,
+            rank);
+  if (src != nullptr) {
+    v->src = at_least_1d(TensorView::of(*src));
+    TRI_CHECK(v->src.dim == rank, Error::InvalidArgument,
+              "src must have the same number of dimensions as self (%d vs %d)", v->src.dim,
+              rank);
+  }
+  for (int32_t k = 0; k < rank; ++k) {
+    const int64_t n = v->index.sizes[k];
+    TRI_CHECK(k == v->dim || n <= v->self.sizes[k], Error::InvalidArgument,
+              "index size %" PRId64 " exceeds self's size %" PRId64 " at dimension %d", n,
+              v->self.sizes[k], k);
+    TRI_CHECK(src == nullptr || n <= v->src.sizes[k], Error::InvalidArgument,
+              "index size %" PRId64 " exceeds src's size %" PRId64 " at dimension %d", n,
+              v->src.sizes[k], k);
+  }
+  return check_index_values(v->index, v->self.sizes[v->dim], v->dim, /*allow_negative=*/false);
 }
 
 }  // namespace tri

@@ -21,6 +21,22 @@ int64_t read_index(const TensorView& index, int64_t offset);
 Error check_index_values(const TensorView& index, int64_t size, int32_t dim,
                          bool allow_negative);
 
+// The operands of gather/scatter-style ops seen at least 1-D, and the
+// normalized dim.
+struct GatherScatterViews {
+  TensorView self;
+  TensorView index;
+  TensorView src;  // unset without src
+  int32_t dim = 0;
+};
+
+// ATen's gather/scatter checks: self of kAllTypes, index Long, src (when
+// given) of self's dtype; index has self's rank and, except at `dim`, no
+// larger sizes than self; no larger sizes than src anywhere; every index
+// value in [0, self.size(dim)).
+Error check_gather_scatter(const Tensor& self, int64_t dim, const Tensor& index,
+                           const Tensor* src, GatherScatterViews* views);
+
 // For each element of `index` (row-major), calls fn(value, off) where
 // off[k] is the element offset in views[k] of the same position. Views whose
 // bit is set in `skip_dim_mask` leave dim `dim` out of their offset (the

@@ -10,20 +10,6 @@
 namespace tri {
 namespace {
 
-// A strided matrix of any dtype; strides in bytes.
-struct AnyMat {
-  char* data;
-  ScalarType type;
-  int64_t rs;
-  int64_t cs;
-};
-
-AnyMat any_mat(const Tensor& t) {
-  const int64_t es = static_cast<int64_t>(t.element_size());
-  return AnyMat{static_cast<char*>(t.mutable_data()), t.scalar_type(), t.strides()[0] * es,
-                t.strides()[1] * es};
-}
-
 // The compute type's arithmetic: integers wrap (int64 via uint64).
 template <typename C>
 using GemmType = typename std::conditional<std::is_same<C, int64_t>::value, uint64_t, C>::type;
@@ -61,6 +47,11 @@ void run_native(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const AnyMa
   using G = GemmType<C>;
   constexpr int64_t es = sizeof(C);
   if (!(c.cs == es || n == 1)) {
+    if (!(c.rs == es || m == 1)) {
+      // Neither row- nor column-major (a batch slice in an odd dim order).
+      gemm_converting<C>(m, n, k, a, b, c);
+      return;
+    }
     // Column-major out: compute C^T = B^T A^T into it.
     run_native<C>(ctx, n, m, k, AnyMat{b.data, b.type, b.cs, b.rs},
                   AnyMat{a.data, a.type, a.cs, a.rs}, AnyMat{c.data, c.type, c.cs, c.rs});
@@ -114,6 +105,21 @@ void run_converted(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const An
 
 }  // namespace
 
+AnyMat any_mat(const Tensor& t, int32_t d0, int32_t d1) {
+  const int64_t es = static_cast<int64_t>(t.element_size());
+  return AnyMat{static_cast<char*>(t.mutable_data()), t.scalar_type(), t.strides()[d0] * es,
+                t.strides()[d1] * es};
+}
+
+MemoryAllocator carve_rest(MemoryAllocator* temp) {
+  if (temp == nullptr || temp->capacity() <= temp->used() + 2 * kDefaultAlignment) {
+    return MemoryAllocator();
+  }
+  const size_t size = temp->capacity() - temp->used() - 2 * kDefaultAlignment;
+  void* base = temp->allocate(size);
+  return base == nullptr ? MemoryAllocator() : MemoryAllocator(base, size);
+}
+
 Error check_matmul(const Tensor& a, const Tensor& b, Tensor& out) {
   TRI_CHECK(a.dim() == 2, Error::InvalidArgument, "mat1 must be a matrix, got rank %d", a.dim());
   TRI_CHECK(b.dim() == 2, Error::InvalidArgument, "mat2 must be a matrix, got rank %d", b.dim());
@@ -131,18 +137,17 @@ Error check_matmul(const Tensor& a, const Tensor& b, Tensor& out) {
 }
 
 void matmul_into(KernelContext& context, const Tensor& a, const Tensor& b, Tensor& out) {
-  const int64_t m = a.size(0);
-  const int64_t n = b.size(1);
-  const int64_t k = a.size(1);
-  const AnyMat av = any_mat(a);
-  const AnyMat bv = any_mat(b);
-  const AnyMat cv = any_mat(out);
-  switch (out.scalar_type()) {
+  matmul_any(context, a.size(0), b.size(1), a.size(1), any_mat(a), any_mat(b), any_mat(out));
+}
+
+void matmul_any(KernelContext& context, int64_t m, int64_t n, int64_t k, const AnyMat& av,
+                const AnyMat& bv, const AnyMat& cv) {
+  switch (cv.type) {
     case ScalarType::Float: return run_native<float>(context, m, n, k, av, bv, cv);
     case ScalarType::Double: return run_native<double>(context, m, n, k, av, bv, cv);
     case ScalarType::Long: return run_native<int64_t>(context, m, n, k, av, bv, cv);
     default:
-      if (compute_kind(out.scalar_type()) == ComputeKind::Int) {
+      if (compute_kind(cv.type) == ComputeKind::Int) {
         return run_converted<int64_t>(context, m, n, k, av, bv, cv);
       }
       return run_converted<float>(context, m, n, k, av, bv, cv);

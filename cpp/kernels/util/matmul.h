@@ -1,10 +1,31 @@
 // mm-style products on Tensors: checks, sizing and dispatch to gemm.h.
 #pragma once
 
+#include "cpp/runtime/core/memory_allocator.h"
 #include "cpp/runtime/core/tensor.h"
 #include "cpp/runtime/kernel/operator_registry.h"
 
 namespace tri {
+
+// A strided matrix of any dtype; strides in bytes.
+struct AnyMat {
+  char* data;
+  ScalarType type;
+  int64_t rs;
+  int64_t cs;
+};
+
+// Row i, column j of a 2-D tensor (or of dims d0, d1 of any tensor).
+AnyMat any_mat(const Tensor& t, int32_t d0 = 0, int32_t d1 = 1);
+
+// c = a @ b for [m, k] @ [k, n]; a, b and c share one dtype. Packs or
+// converts through context.temp; works (slower) without it.
+void matmul_any(KernelContext& context, int64_t m, int64_t n, int64_t k, const AnyMat& a,
+                const AnyMat& b, const AnyMat& c);
+
+// A bump allocator over all of temp's remaining space, so a kernel can
+// reset() it between iterations (temp itself only resets between calls).
+MemoryAllocator carve_rest(MemoryAllocator* temp);
 
 // Checks that a [m, k] and b [k, n] are 2-D and have out's dtype, and
 // resizes out to [m, n].

@@ -2,6 +2,7 @@
 
 #include "cpp/kernels/util/arith.h"
 #include "cpp/kernels/util/convert.h"
+#include "cpp/kernels/util/reduce_simd.h"
 
 namespace tri {
 namespace {
@@ -14,6 +15,9 @@ template <typename Acc, typename S>
 Acc sum_typed(const char* p, int64_t n, int64_t stride, Acc acc) {
   if (stride == static_cast<int64_t>(sizeof(S))) {
     const S* s = reinterpret_cast<const S*>(p);
+    if constexpr (std::is_same<S, float>::value) {
+      return acc + sum_f32(s, n);
+    }
     for (int64_t i = 0; i < n; ++i) acc = arith_add(acc, static_cast<Acc>(s[i]));
     return acc;
   }
@@ -35,12 +39,37 @@ Acc sum_converted(ScalarType type, const char* p, int64_t n, int64_t stride, Acc
   return acc;
 }
 
+// Float self, reduced over outer dims: blocks of out elements accumulate
+// whole contiguous input rows.
+void reduce_columns_f32(const ReducePlan& plan, const TensorView& out, double divisor) {
+  const int64_t oes = static_cast<int64_t>(out.element_size());
+  for_each_column_block(plan, out, kChunk, [&](char* o, const char* in, int64_t m) {
+    double acc[kChunk];
+    for (int64_t j = 0; j < m; ++j) acc[j] = 0;
+    walk_reduced(plan, in, [&](const char* p, int64_t n, int64_t stride) {
+      for (int64_t i = 0; i < n; ++i) {
+        add_f32_rows(acc, reinterpret_cast<const float*>(p + i * stride), m);
+      }
+    });
+    if (divisor != 1.0) {
+      for (int64_t j = 0; j < m; ++j) acc[j] /= divisor;
+    }
+    store_row<double>(out.type, acc, o, oes, m);
+  });
+}
+
 // Acc is double or int64_t (wrapping).
 template <typename Acc>
 void reduce_with(const ReducePlan& plan, const TensorView& out, double divisor) {
   const ScalarType in_type = plan.in.type;
   using Typed = typename std::conditional<std::is_same<Acc, double>::value, float, int64_t>::type;
   const bool typed = in_type == dtype_of<Typed>();
+  if constexpr (std::is_same<Acc, double>::value) {
+    if (typed && column_mode_applies(plan, out)) {
+      reduce_columns_f32(plan, out, divisor);
+      return;
+    }
+  }
   for_each_reduction(plan, out, [&](char* o, const char* in) {
     Acc acc = Acc(0);
     walk_reduced(plan, in, [&](const char* p, int64_t n, int64_t stride) {

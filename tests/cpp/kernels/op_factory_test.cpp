@@ -83,7 +83,7 @@ TEST_F(Factory, MaxPool2dWithIndices) {
   EXPECT_VALUES(idx, {4, 6, 12, 14});
   EXPECT_KERNEL_ERROR(call("aten::max_pool2d_with_indices.out",
                            {t(cl), il({2}), il({}), il({2}), il({1}), b(false), t(out), t(idx), tf.tensor_list({out, idx})}),
-                      Error::InvalidArgument, "pad should be at most half of effective kernel size");
+                      Error::InvalidArgument, "pad should be at most half of kernel size");
   EXPECT_KERNEL_ERROR(call("aten::max_pool2d_with_indices.out",
                            {t(f32({4}, {1, 2, 3, 4})), il({2}), il({}), il({0}), il({1}), b(false), t(out), t(idx),
                             tf.tensor_list({out, idx})}),

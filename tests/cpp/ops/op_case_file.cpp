@@ -180,7 +180,10 @@ std::string compare_case_output(const OpCase& c, const CaseTensor& expected, Sca
   }
   if (c.check == "permutation") {
     std::vector<int64_t> seen;
-    for (size_t i = 0; i < n; ++i) seen.push_back(load_int(dtype, actual + i * elem));
+    for (size_t i = 0; i < n; ++i) {
+      seen.push_back(is_float(dtype) ? static_cast<int64_t>(load_float(dtype, actual + i * elem))
+                                     : load_int(dtype, actual + i * elem));
+    }
     std::sort(seen.begin(), seen.end());
     for (size_t i = 0; i < n; ++i) {
       if (seen[i] != static_cast<int64_t>(i)) return "not a permutation of 0..n-1";

@@ -1,0 +1,51 @@
+// Factories of a given size: aten::full.out, aten::zeros.out,
+// aten::ones.out, aten::empty.out (memory_format must agree with out's
+// layout; the values are left as they are).
+#include "cpp/kernels/kernels.h"
+#include "cpp/kernels/util/dtype_dispatch.h"
+#include "cpp/kernels/util/fill.h"
+#include "cpp/kernels/util/memory_format.h"
+#include "cpp/kernels/util/shape_size.h"
+
+namespace tri {
+namespace kernels {
+namespace {
+
+Error fill_out(KernelArgs& args, const Scalar& value, size_t out_index) {
+  TRI_ASSIGN_OR_RETURN(const Span<const int64_t> size, args.int_list(0));
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(out_index));
+  TRI_TRY(check_dtype(out->scalar_type(), kAllTypes, "out"));
+  TRI_TRY_CONTEXT(check_scalar_fits(value, out->scalar_type()), "fill_value");
+  TRI_TRY(resize_to_size_arg(size, *out));
+  fill_scalar(*out, value);
+  return Error::Ok;
+}
+
+Scalar int_scalar(int64_t v) {
+  Scalar s;
+  s.tag = Tag::Int;
+  s.i = v;
+  return s;
+}
+
+}  // namespace
+
+Error full_out(KernelContext&, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(const Scalar value, args.scalar(1));
+  return fill_out(args, value, 2);
+}
+
+Error zeros_out(KernelContext&, KernelArgs& args) { return fill_out(args, int_scalar(0), 1); }
+
+Error ones_out(KernelContext&, KernelArgs& args) { return fill_out(args, int_scalar(1), 1); }
+
+Error empty_out(KernelContext&, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(const Span<const int64_t> size, args.int_list(0));
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(2));
+  TRI_TRY(check_dtype(out->scalar_type(), kAllTypes, "out"));
+  TRI_TRY(check_memory_format(args, 1, *out));
+  return resize_to_size_arg(size, *out);
+}
+
+}  // namespace kernels
+}  // namespace tri

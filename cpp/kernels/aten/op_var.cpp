@@ -1,0 +1,76 @@
+// aten::var / aten::std, .correction_out (`correction`, default 1) and .out
+// (`unbiased`: correction 1 or 0), over `dim` (None or [] = all dims).
+// Floating self only; out may be any floating dtype. Two passes in double:
+// the mean, then the squared deviations over max(0, N - correction), so
+// N <= correction gives inf (or NaN for 0/0), as in ATen.
+#include <cmath>
+
+#include "cpp/kernels/kernels.h"
+#include "cpp/kernels/util/convert.h"
+#include "cpp/kernels/util/dtype_dispatch.h"
+#include "cpp/kernels/util/reduce.h"
+#include "cpp/kernels/util/resize.h"
+
+namespace tri {
+namespace kernels {
+namespace {
+
+constexpr int64_t kChunk = 256;
+
+// Calls fn(double) for each reduced element behind `in`.
+template <typename Fn>
+void each_value(const ReducePlan& plan, const char* in, Fn&& fn) {
+  walk_reduced(plan, in, [&](const char* p, int64_t n, int64_t stride) {
+    double buf[kChunk];
+    for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
+      const int64_t m = n - i0 < kChunk ? n - i0 : kChunk;
+      load_row<double>(plan.in.type, p + i0 * stride, stride, m, buf);
+      for (int64_t i = 0; i < m; ++i) fn(buf[i]);
+    }
+  });
+}
+
+Error var_impl(KernelArgs& args, bool correction_overload, bool take_sqrt) {
+  TRI_ASSIGN_OR_RETURN(Tensor* self, args.tensor(0));
+  TRI_ASSIGN_OR_RETURN(const EValue* const dims, args.slot(1));
+  double correction = 1;
+  if (correction_overload) {
+    TRI_ASSIGN_OR_RETURN(const Optional<Scalar> c, args.optional_scalar(2));
+    if (c.has_value) correction = c.value.as_double();
+  } else {
+    TRI_ASSIGN_OR_RETURN(const bool unbiased, args.bool_value(2));
+    correction = unbiased ? 1 : 0;
+  }
+  TRI_ASSIGN_OR_RETURN(const bool keepdim, args.bool_value(3));
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(4));
+  TRI_CHECK(is_floating_type(self->scalar_type()), Error::InvalidType,
+            "std and var only support floating point and complex dtypes (self: %s)",
+            scalar_type_name(self->scalar_type()));
+  TRI_TRY(check_dtype(out->scalar_type(), kFloatHBTypes, "out"));
+  ReducePlan plan;
+  TRI_TRY(plan_over_dims(*self, *dims, keepdim, &plan));
+  TRI_TRY(resize_out(*out, Span<const int64_t>(plan.out_sizes, plan.out_dim)));
+  const double n = static_cast<double>(plan.reduce_numel);
+  const double divisor = n - correction > 0 ? n - correction : 0.0;
+  const ScalarType out_type = out->scalar_type();
+  for_each_reduction(plan, TensorView::of(*out), [&](char* o, const char* in) {
+    double sum = 0;
+    each_value(plan, in, [&](double v) { sum += v; });
+    const double mean = sum / n;
+    double m2 = 0;
+    each_value(plan, in, [&](double v) { m2 += (v - mean) * (v - mean); });
+    const double var = m2 / divisor;
+    store_one<double>(out_type, take_sqrt ? std::sqrt(var) : var, o);
+  });
+  return Error::Ok;
+}
+
+}  // namespace
+
+Error var_correction_out(KernelContext&, KernelArgs& args) { return var_impl(args, true, false); }
+Error var_out(KernelContext&, KernelArgs& args) { return var_impl(args, false, false); }
+Error std_correction_out(KernelContext&, KernelArgs& args) { return var_impl(args, true, true); }
+Error std_out(KernelContext&, KernelArgs& args) { return var_impl(args, false, true); }
+
+}  // namespace kernels
+}  // namespace tri

@@ -1,0 +1,180 @@
+#include "cpp/kernels/util/conv_depthwise.h"
+
+#include "cpp/kernels/util/gemm_f4.h"
+
+namespace tri {
+namespace {
+
+struct Plane {
+  const float* in;  // (n, c) plane
+  float* out;
+  int64_t ish, isw, osh, osw;  // element strides
+  float w[9];
+  float bias;
+};
+
+// One output row, scalar: taps in (kh, kw) order, as the vector paths do.
+void row_scalar(const ConvProblem& p, const Plane& pl, int64_t oh) {
+  const WindowGeom& g = p.g;
+  float* o = pl.out + oh * pl.osh;
+  for (int64_t ow = 0; ow < g.grid[2]; ++ow) {
+    float acc = pl.bias;
+    for (int64_t kh = 0; kh < 3; ++kh) {
+      const int64_t ih = oh * g.s[1] - g.p[1] + kh;
+      if (ih < 0 || ih >= g.img[1]) continue;
+      for (int64_t kw = 0; kw < 3; ++kw) {
+        const int64_t iw = ow * g.s[2] - g.p[2] + kw;
+        if (iw < 0 || iw >= g.img[2]) continue;
+        acc += pl.w[kh * 3 + kw] * pl.in[ih * pl.ish + iw * pl.isw];
+      }
+    }
+    o[ow * pl.osw] = acc;
+  }
+}
+
+// Planar stride-1 row with unit column strides: the columns whose three taps
+// are all inside the image go 4 at a time; the edges take the scalar loop.
+void row_planar(const ConvProblem& p, const Plane& pl, int64_t oh) {
+  const WindowGeom& g = p.g;
+  const int64_t pw = g.p[2];
+  const int64_t lo = pw;                 // first ow with iw = ow - pw >= 0
+  const int64_t hi = g.img[2] - 2 + pw;  // ow < hi keeps ow - pw + 2 < W
+  float* o = pl.out + oh * pl.osh;
+  if (hi - lo < 4) {
+    row_scalar(p, pl, oh);
+    return;
+  }
+  int64_t ow = lo;
+  const float* rows[3];
+  bool valid[3];
+  for (int64_t kh = 0; kh < 3; ++kh) {
+    const int64_t ih = oh - g.p[1] + kh;
+    valid[kh] = ih >= 0 && ih < g.img[1];
+    rows[kh] = pl.in + (valid[kh] ? ih : 0) * pl.ish;
+  }
+  for (; ow + 4 <= hi; ow += 4) {
+    F4 acc = f4_splat(pl.bias);
+    for (int64_t kh = 0; kh < 3; ++kh) {
+      if (!valid[kh]) continue;
+      for (int64_t kw = 0; kw < 3; ++kw) {
+        acc = f4_madd(acc, f4_splat(pl.w[kh * 3 + kw]), f4_load(rows[kh] + (ow - pw + kw)));
+      }
+    }
+    f4_store(o + ow, acc);
+  }
+  // Edges: the scalar row over a narrowed column range.
+  for (int64_t c = 0; c < g.grid[2]; ++c) {
+    if (c >= lo && c < ow) continue;
+    float acc = pl.bias;
+    for (int64_t kh = 0; kh < 3; ++kh) {
+      if (!valid[kh]) continue;
+      for (int64_t kw = 0; kw < 3; ++kw) {
+        const int64_t iw = c - pw + kw;
+        if (iw < 0 || iw >= g.img[2]) continue;
+        acc += pl.w[kh * 3 + kw] * rows[kh][iw];
+      }
+    }
+    o[c] = acc;
+  }
+}
+
+// Channels-last output row (n, oh): lanes are channels; wt is [9][C], bias [C].
+void row_channels_last(const ConvProblem& p, const float* in, float* out, int64_t oh,
+                       const float* wt, const float* bias) {
+  const WindowGeom& g = p.g;
+  const int64_t ch = p.in_ch;
+  const int64_t ish = p.in_st[3], isw = p.in_st[4], osw = p.out_st[4];
+  float* o = out + oh * p.out_st[3];
+  for (int64_t ow = 0; ow < g.grid[2]; ++ow) {
+    float* dst = o + ow * osw;
+    int64_t c = 0;
+    for (; c + 4 <= ch; c += 4) {
+      F4 acc = f4_load(bias + c);
+      for (int64_t kh = 0; kh < 3; ++kh) {
+        const int64_t ih = oh * g.s[1] - g.p[1] + kh;
+        if (ih < 0 || ih >= g.img[1]) continue;
+        for (int64_t kw = 0; kw < 3; ++kw) {
+          const int64_t iw = ow * g.s[2] - g.p[2] + kw;
+          if (iw < 0 || iw >= g.img[2]) continue;
+          acc = f4_madd(acc, f4_load(wt + (kh * 3 + kw) * ch + c), f4_load(in + ih * ish + iw * isw + c));
+        }
+      }
+      f4_store(dst + c, acc);
+    }
+    for (; c < ch; ++c) {
+      float acc = bias[c];
+      for (int64_t kh = 0; kh < 3; ++kh) {
+        const int64_t ih = oh * g.s[1] - g.p[1] + kh;
+        if (ih < 0 || ih >= g.img[1]) continue;
+        for (int64_t kw = 0; kw < 3; ++kw) {
+          const int64_t iw = ow * g.s[2] - g.p[2] + kw;
+          if (iw < 0 || iw >= g.img[2]) continue;
+          acc += wt[(kh * 3 + kw) * ch + c] * in[ih * ish + iw * isw + c];
+        }
+      }
+      dst[c] = acc;
+    }
+  }
+}
+
+}  // namespace
+
+bool depthwise3x3_applies(const ConvProblem& p) {
+  const WindowGeom& g = p.g;
+  return !p.transposed && p.input->scalar_type() == ScalarType::Float && p.groups == p.in_ch &&
+         p.out_ch == p.in_ch && g.k[0] == 1 && g.img[0] == 1 && g.k[1] == 3 && g.k[2] == 3 &&
+         g.d[1] == 1 && g.d[2] == 1;
+}
+
+void depthwise3x3(KernelContext& ctx, const ConvProblem& p, bool vector) {
+  const WindowGeom& g = p.g;
+  const float* in = static_cast<const float*>(p.input->mutable_data());
+  float* out = static_cast<float*>(p.out->mutable_data());
+  const float* w = static_cast<const float*>(p.weight->mutable_data());
+  const float* b = p.bias != nullptr ? static_cast<const float*>(p.bias->mutable_data()) : nullptr;
+  const int64_t bst = p.bias != nullptr ? p.bias->strides()[0] : 0;
+  const int64_t ch = p.in_ch;
+  if (vector && p.in_st[1] == 1 && p.out_st[1] == 1 && ch >= 4 && ctx.temp != nullptr) {
+    float* wt = ctx.temp->allocate_array<float>(static_cast<size_t>(10 * ch));
+    if (wt != nullptr) {
+      float* bias = wt + 9 * ch;
+      for (int64_t c = 0; c < ch; ++c) {
+        for (int64_t t = 0; t < 9; ++t) {
+          wt[t * ch + c] = w[c * p.w_st[0] + (t / 3) * p.w_st[3] + (t % 3) * p.w_st[4]];
+        }
+        bias[c] = b != nullptr ? b[c * bst] : 0.0f;
+      }
+      for (int64_t n = 0; n < p.batch; ++n) {
+        for (int64_t oh = 0; oh < g.grid[1]; ++oh) {
+          row_channels_last(p, in + n * p.in_st[0], out + n * p.out_st[0], oh, wt, bias);
+        }
+      }
+      return;
+    }
+  }
+  const bool planar = vector && p.in_st[4] == 1 && p.out_st[4] == 1 && g.s[1] == 1 && g.s[2] == 1;
+  for (int64_t n = 0; n < p.batch; ++n) {
+    for (int64_t c = 0; c < ch; ++c) {
+      Plane pl;
+      pl.in = in + n * p.in_st[0] + c * p.in_st[1];
+      pl.out = out + n * p.out_st[0] + c * p.out_st[1];
+      pl.ish = p.in_st[3];
+      pl.isw = p.in_st[4];
+      pl.osh = p.out_st[3];
+      pl.osw = p.out_st[4];
+      for (int64_t t = 0; t < 9; ++t) {
+        pl.w[t] = w[c * p.w_st[0] + (t / 3) * p.w_st[3] + (t % 3) * p.w_st[4]];
+      }
+      pl.bias = b != nullptr ? b[c * bst] : 0.0f;
+      for (int64_t oh = 0; oh < g.grid[1]; ++oh) {
+        if (planar) {
+          row_planar(p, pl, oh);
+        } else {
+          row_scalar(p, pl, oh);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace tri

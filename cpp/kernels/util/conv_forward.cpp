@@ -1,0 +1,183 @@
+#include "cpp/kernels/util/conv_forward.h"
+
+#include "cpp/kernels/util/convert.h"
+#include "cpp/kernels/util/conv_depthwise.h"
+#include "cpp/kernels/util/conv_im2col.h"
+#include "cpp/kernels/util/gemm.h"
+#include "cpp/kernels/util/simd.h"
+
+namespace tri {
+namespace {
+
+// The storage of the compute type: int64 is computed as wrapping uint64.
+template <typename G>
+using LoadType = typename std::conditional<std::is_same<G, uint64_t>::value, int64_t, G>::type;
+
+// dst (row-major over sizes[5]) = t's elements at element strides st, converted.
+template <typename G>
+void gather5(const Tensor& t, const int64_t* sizes, const int64_t* st, G* dst) {
+  const int64_t es = static_cast<int64_t>(t.element_size());
+  const char* base = static_cast<const char*>(t.mutable_data());
+  for (int64_t a = 0; a < sizes[0]; ++a)
+    for (int64_t b = 0; b < sizes[1]; ++b)
+      for (int64_t c = 0; c < sizes[2]; ++c)
+        for (int64_t d = 0; d < sizes[3]; ++d) {
+          const int64_t off = a * st[0] + b * st[1] + c * st[2] + d * st[3];
+          load_row<LoadType<G>>(t.scalar_type(), base + off * es, st[4] * es, sizes[4],
+                                reinterpret_cast<LoadType<G>*>(dst));
+          dst += sizes[4];
+        }
+}
+
+// out(c, positions l0 .. l0 + lc) = src (+ bias), through out's strides.
+template <typename G>
+void store_positions(const ConvProblem& p, G* src, int64_t lc, int64_t l0, int64_t n, int64_t c,
+                     const G* bias, const WindowGeom& g) {
+  if (bias != nullptr) {
+    for (int64_t j = 0; j < lc; ++j) src[j] += bias[c];
+  }
+  const int64_t es = static_cast<int64_t>(p.out->element_size());
+  char* base = static_cast<char*>(p.out->mutable_data()) + (n * p.out_st[0] + c * p.out_st[1]) * es;
+  const int64_t* st = p.out_st + 2;
+  int64_t l = l0;
+  while (l < l0 + lc) {
+    const int64_t w0 = l % g.grid[2];
+    const int64_t h = (l / g.grid[2]) % g.grid[1];
+    const int64_t d = l / (g.grid[2] * g.grid[1]);
+    const int64_t count = g.grid[2] - w0 < l0 + lc - l ? g.grid[2] - w0 : l0 + lc - l;
+    store_row<LoadType<G>>(p.out->scalar_type(), reinterpret_cast<LoadType<G>*>(src + (l - l0)),
+                           base + (d * st[0] + h * st[1] + w0 * st[2]) * es, st[2] * es, count);
+    l += count;
+  }
+}
+
+size_t temp_left(const MemoryAllocator* temp) {
+  if (temp == nullptr) return 0;
+  const size_t slack = 8 * kDefaultAlignment;
+  return temp->capacity() > temp->used() + slack ? temp->capacity() - temp->used() - slack : 0;
+}
+
+Error too_small(int64_t bytes) {
+  TRI_CHECK(false, Error::MemoryAllocationFailed,
+            "convolution: temp memory too small (%lld more bytes needed)",
+            static_cast<long long>(bytes));
+  return Error::Ok;
+}
+
+template <typename G>
+Error run(KernelContext& ctx, const ConvProblem& p) {
+  const WindowGeom& g = p.g;
+  const int64_t ks = g.taps();
+  const int64_t icg = p.in_ch / p.groups;
+  const int64_t ocg = p.out_ch / p.groups;
+  const int64_t wsize = p.w_size[0] * p.w_size[1] * ks;
+  // Input in G: in place when it already holds G, else converted (contiguous).
+  const int64_t in_sp[3] = {p.transposed ? g.grid[0] : g.img[0], p.transposed ? g.grid[1] : g.img[1],
+                            p.transposed ? g.grid[2] : g.img[2]};
+  const int64_t in_numel = p.batch * p.in_ch * in_sp[0] * in_sp[1] * in_sp[2];
+  const bool native = p.input->scalar_type() == compute_dtype(p.input->scalar_type());
+  // A contiguous weight already stored as G is used in place: copying it
+  // would need temp the size of the weight (9.4 MB for resnet18's last
+  // 3x3 convs).
+  const bool w_native =
+      p.weight->scalar_type() == compute_dtype(p.out->scalar_type()) && p.weight->is_contiguous();
+  const int64_t fixed = ((w_native ? 0 : wsize) + p.out_ch + (native ? 0 : in_numel) +
+                         (p.transposed ? ocg * g.img_size() : 0)) * static_cast<int64_t>(sizeof(G));
+  // Per window position: forward needs K + ocg values, transposed icg + ocg * K.
+  const int64_t per_pos = (p.transposed ? icg + ocg * ks : icg * ks + ocg) * static_cast<int64_t>(sizeof(G));
+  const int64_t positions = g.grid_size();
+  const int64_t left = static_cast<int64_t>(temp_left(ctx.temp));
+  if (left < fixed + per_pos) return too_small(fixed + per_pos - left);
+  int64_t lc = (left - fixed) / per_pos;
+  if (lc > positions) lc = positions;
+  if (lc < 1) lc = 1;
+  G* w = w_native ? static_cast<G*>(p.weight->mutable_data())
+                  : ctx.temp->allocate_array<G>(static_cast<size_t>(wsize));
+  G* bias = ctx.temp->allocate_array<G>(static_cast<size_t>(p.out_ch));
+  G* in_conv = native ? nullptr : ctx.temp->allocate_array<G>(static_cast<size_t>(in_numel));
+  G* acc = p.transposed ? ctx.temp->allocate_array<G>(static_cast<size_t>(ocg * g.img_size())) : nullptr;
+  G* bcols = ctx.temp->allocate_array<G>(static_cast<size_t>((p.transposed ? icg : icg * ks) * lc));
+  G* ccols = ctx.temp->allocate_array<G>(static_cast<size_t>((p.transposed ? ocg * ks : ocg) * lc));
+  if (w == nullptr || bias == nullptr || (!native && in_conv == nullptr) ||
+      (p.transposed && acc == nullptr) || bcols == nullptr || ccols == nullptr) {
+    return too_small(per_pos);
+  }
+  if (!w_native) {
+    const int64_t ws[5] = {p.w_size[0], p.w_size[1], p.w_size[2], p.w_size[3], p.w_size[4]};
+    gather5<G>(*p.weight, ws, p.w_st, w);
+  }
+  if (p.bias != nullptr) {
+    load_row<LoadType<G>>(p.bias->scalar_type(), p.bias->mutable_data(),
+                          p.bias->strides()[0] * static_cast<int64_t>(p.bias->element_size()),
+                          p.out_ch, reinterpret_cast<LoadType<G>*>(bias));
+  } else {
+    for (int64_t c = 0; c < p.out_ch; ++c) bias[c] = G(0);
+  }
+  const G* in = static_cast<const G*>(p.input->mutable_data());
+  int64_t in_st[5];
+  for (int i = 0; i < 5; ++i) in_st[i] = p.in_st[i];
+  if (!native) {
+    const int64_t sizes[5] = {p.batch, p.in_ch, in_sp[0], in_sp[1], in_sp[2]};
+    gather5<G>(*p.input, sizes, p.in_st, in_conv);
+    in = in_conv;
+    in_st[4] = 1;
+    in_st[3] = in_sp[2];
+    in_st[2] = in_sp[1] * in_sp[2];
+    in_st[1] = in_sp[0] * in_st[2];
+    in_st[0] = p.in_ch * in_st[1];
+  }
+  // The input's own positions as a trivial window grid (transposed B gather).
+  WindowGeom flat;
+  for (int i = 0; i < 3; ++i) flat.img[i] = flat.grid[i] = g.grid[i];
+  const int64_t acc_st[4] = {g.img_size(), g.img[1] * g.img[2], g.img[2], 1};
+  for (int64_t n = 0; n < p.batch; ++n) {
+    for (int64_t gr = 0; gr < p.groups; ++gr) {
+      const G* img = in + n * in_st[0] + gr * icg * in_st[1];
+      if (p.transposed) {
+        for (int64_t c = 0; c < ocg; ++c) {
+          for (int64_t i = 0; i < g.img_size(); ++i) acc[c * g.img_size() + i] = G(0);
+        }
+      }
+      for (int64_t l0 = 0; l0 < positions; l0 += lc) {
+        const int64_t len = positions - l0 < lc ? positions - l0 : lc;
+        if (!p.transposed) {
+          im2col_chunk<G>(img, in_st + 1, g, icg, l0, len, bcols);
+          gemm_blocked<G>(ocg, len, icg * ks, MatView<G>{w + gr * ocg * icg * ks, icg * ks, 1},
+                          MatView<G>{bcols, len, 1}, ccols, len);
+          for (int64_t c = 0; c < ocg; ++c) {
+            store_positions<G>(p, ccols + c * len, len, l0, n, gr * ocg + c, bias, g);
+          }
+        } else {
+          im2col_chunk<G>(img, in_st + 1, flat, icg, l0, len, bcols);
+          gemm_blocked<G>(ocg * ks, len, icg, MatView<G>{w + gr * icg * ocg * ks, 1, ocg * ks},
+                          MatView<G>{bcols, len, 1}, ccols, len);
+          col2im_chunk<G>(ccols, g, ocg, l0, len, acc, acc_st);
+        }
+      }
+      if (p.transposed) {
+        WindowGeom og;
+        for (int i = 0; i < 3; ++i) og.grid[i] = g.img[i];
+        for (int64_t c = 0; c < ocg; ++c) {
+          store_positions<G>(p, acc + c * g.img_size(), g.img_size(), 0, n, gr * ocg + c, bias, og);
+        }
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
+Error run_convolution(KernelContext& context, const ConvProblem& p) {
+  if (depthwise3x3_applies(p)) {
+    depthwise3x3(context, p, simd_enabled());
+    return Error::Ok;
+  }
+  switch (compute_kind(p.out->scalar_type())) {
+    case ComputeKind::Float: return run<float>(context, p);
+    case ComputeKind::Double: return run<double>(context, p);
+    default: return run<uint64_t>(context, p);
+  }
+}
+
+}  // namespace tri

@@ -1,0 +1,37 @@
+// Convolution (plain and transposed, 1-3 spatial dims, groups) as im2col +
+// gemm per (image, group), over chunks of window positions sized to the
+// temp memory that is left. Called by aten::convolution.out after its checks.
+#pragma once
+
+#include <cstdint>
+
+#include "cpp/kernels/util/conv_geometry.h"
+#include "cpp/runtime/core/tensor.h"
+#include "cpp/runtime/kernel/operator_registry.h"
+
+namespace tri {
+
+struct ConvProblem {
+  // Plain: img = input spatial, grid = output spatial. Transposed: img =
+  // output spatial, grid = input spatial (the roles swap).
+  WindowGeom g;
+  int64_t batch = 0;
+  int64_t in_ch = 0;
+  int64_t out_ch = 0;
+  int64_t groups = 1;
+  bool transposed = false;
+  const Tensor* input = nullptr;  // [N, C, D, H, W] after the size-1 padding below
+  const Tensor* weight = nullptr;
+  const Tensor* bias = nullptr;   // may be null
+  Tensor* out = nullptr;
+  // Element strides padded to 5 dims (n, c, d, h, w) and weight sizes/strides.
+  int64_t in_st[5] = {};
+  int64_t out_st[5] = {};
+  int64_t w_size[5] = {};
+  int64_t w_st[5] = {};
+};
+
+// Fails only with MemoryAllocationFailed (temp too small), before writing out.
+Error run_convolution(KernelContext& context, const ConvProblem& p);
+
+}  // namespace tri

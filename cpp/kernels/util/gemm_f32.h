@@ -1,0 +1,18 @@
+// The float32 gemm behind mm, addmm, bmm, linear and convolution when SIMD
+// is on: B is packed kc x 8 panel by panel (zero-padded at the right edge),
+// and a 6 x 8 register tile (12 f32x4 accumulators, about the most V8 keeps
+// in registers) runs over each panel. Natively the f32x4 type is emulated,
+// so tests check the packing and edge logic against gemm_reference.
+#pragma once
+
+#include <cstdint>
+
+#include "cpp/kernels/util/gemm.h"
+
+namespace tri {
+
+// c[i * ldc + j] = sum_p a(i, p) * b(p, j); b.cs must be 1.
+void gemm_f32_packed(int64_t m, int64_t n, int64_t k, MatView<float> a, MatView<float> b,
+                     float* c, int64_t ldc);
+
+}  // namespace tri

@@ -1,0 +1,70 @@
+// A 4-lane float vector for the SIMD kernels (gemm, depthwise conv, pooling):
+// wasm_simd128's f32x4 where it exists, a plain struct elsewhere, so native
+// tests run the vector paths' logic too. mul then add (no fused multiply-add),
+// so lanes round exactly like the scalar reference.
+#pragma once
+
+#include <cstdint>
+
+#include "cpp/kernels/util/simd.h"
+
+namespace tri {
+
+#if TRI_WASM_SIMD
+using F4 = v128_t;
+inline F4 f4_zero() { return wasm_f32x4_splat(0.0f); }
+inline F4 f4_load(const float* p) { return wasm_v128_load(p); }
+inline F4 f4_splat(float x) { return wasm_f32x4_splat(x); }
+inline F4 f4_madd(F4 acc, F4 a, F4 b) { return wasm_f32x4_add(acc, wasm_f32x4_mul(a, b)); }
+inline F4 f4_add(F4 a, F4 b) { return wasm_f32x4_add(a, b); }
+inline void f4_store(float* p, F4 v) { wasm_v128_store(p, v); }
+inline F4 f4_div(F4 a, F4 b) { return wasm_f32x4_div(a, b); }
+// best/index of a max scan: lanes where v > best or v is NaN take v and i.
+inline void f4_max_index(F4& best, v128_t& index, F4 v, int32_t i) {
+  const v128_t take = wasm_v128_or(wasm_f32x4_gt(v, best), wasm_f32x4_ne(v, v));
+  best = wasm_v128_bitselect(v, best, take);
+  index = wasm_v128_bitselect(wasm_i32x4_splat(i), index, take);
+}
+using I4 = v128_t;
+inline I4 i4_splat(int32_t x) { return wasm_i32x4_splat(x); }
+inline void i4_store(int32_t* p, I4 v) { wasm_v128_store(p, v); }
+#else
+struct F4 {
+  float v[4];
+};
+inline F4 f4_zero() { return F4{{0, 0, 0, 0}}; }
+inline F4 f4_load(const float* p) { return F4{{p[0], p[1], p[2], p[3]}}; }
+inline F4 f4_splat(float x) { return F4{{x, x, x, x}}; }
+inline F4 f4_madd(F4 acc, F4 a, F4 b) {
+  for (int l = 0; l < 4; ++l) acc.v[l] += a.v[l] * b.v[l];
+  return acc;
+}
+inline F4 f4_add(F4 a, F4 b) {
+  for (int l = 0; l < 4; ++l) a.v[l] += b.v[l];
+  return a;
+}
+inline void f4_store(float* p, F4 v) {
+  for (int l = 0; l < 4; ++l) p[l] = v.v[l];
+}
+inline F4 f4_div(F4 a, F4 b) {
+  for (int l = 0; l < 4; ++l) a.v[l] /= b.v[l];
+  return a;
+}
+struct I4 {
+  int32_t v[4];
+};
+inline I4 i4_splat(int32_t x) { return I4{{x, x, x, x}}; }
+inline void i4_store(int32_t* p, I4 v) {
+  for (int l = 0; l < 4; ++l) p[l] = v.v[l];
+}
+inline void f4_max_index(F4& best, I4& index, F4 v, int32_t i) {
+  for (int l = 0; l < 4; ++l) {
+    if (v.v[l] > best.v[l] || v.v[l] != v.v[l]) {
+      best.v[l] = v.v[l];
+      index.v[l] = i;
+    }
+  }
+}
+#endif
+
+}  // namespace tri

@@ -1,0 +1,42 @@
+// Max, average and adaptive-average pooling over 1-3 spatial dims (see
+// WindowGeom), for [N, C, *spatial] or [C, *spatial] tensors in any dim
+// order. One call per (n, c) plane; values in the compute type of the dtype
+// (read in place for Float / Double / Long, converted otherwise).
+#pragma once
+
+#include <cstdint>
+
+#include "cpp/kernels/util/conv_geometry.h"
+#include "cpp/runtime/core/tensor.h"
+
+namespace tri {
+
+enum class PoolKind : uint8_t { Max, Avg, AdaptiveAvg };
+
+struct PoolProblem {
+  PoolKind kind = PoolKind::Max;
+  WindowGeom g;  // AdaptiveAvg uses only img and grid
+  bool count_include_pad = true;
+  int64_t divisor = 0;  // avg: divisor_override, 0 for none
+  const Tensor* in = nullptr;
+  Tensor* out = nullptr;
+  Tensor* indices = nullptr;  // Max only
+};
+
+// Element strides of a [N, C, *sp] or [C, *sp] tensor with nsp spatial dims,
+// as (n, c, d, h, w) with zeros for missing dims.
+void pool_strides(const Tensor& t, int32_t nsp, int64_t* st);
+
+// The output shape (input's leading dims, then g.grid's last nsp sizes).
+int32_t pool_out_shape(const Tensor& in, int32_t nsp, const WindowGeom& g, int64_t* shape);
+
+// Checks rank (nsp + 1 or nsp + 2) and that each spatial dim is non-empty
+// (batch and channels may be 0); reads the spatial sizes into g.img.
+Error check_pool_input(const Tensor& in, int32_t nsp, WindowGeom& g);
+
+// `vector` (default simd_enabled()) takes the f32x4 channels-last path
+// (pool_channels_last.h) where it applies.
+void run_pool(const PoolProblem& p, int32_t nsp);
+void run_pool(const PoolProblem& p, int32_t nsp, bool vector);
+
+}  // namespace tri

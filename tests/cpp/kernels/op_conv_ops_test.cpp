@@ -1,0 +1,417 @@
+// Convolution, pooling, bmm / linear, im2col / col2im and distances. Inputs are
+// seq(): ((i * 7) % 11 - 5) / 2; expected values come from torch 1.13.
+#include <cmath>
+#include <random>
+
+#include "cpp/kernels/util/gemm.h"
+#include "cpp/kernels/util/conv_depthwise.h"
+#include "cpp/kernels/util/gemm_f32.h"
+#include "cpp/kernels/util/pool_channels_last.h"
+#include "tests/cpp/kernels/kernel_test.h"
+
+namespace tri::testing {
+namespace {
+
+using ST = ScalarType;
+
+std::vector<double> seq(size_t n, double scale = 1.0) {
+  std::vector<double> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = (static_cast<double>((i * 7) % 11) - 5) * 0.5 * scale;
+  return v;
+}
+
+size_t numel(const std::vector<SizesType>& s) {
+  size_t n = 1;
+  for (SizesType x : s) n *= static_cast<size_t>(x);
+  return n;
+}
+
+class ConvOps : public KernelTest {
+ protected:
+  Tensor* S(std::vector<SizesType> sizes, ST type = ST::Float, std::vector<DimOrderType> order = {}) {
+    const size_t n = numel(sizes);
+    return tf.make(type, std::move(sizes), seq(n), std::move(order));
+  }
+  // convolution.out with the given parameters.
+  Error conv(Tensor* x, Tensor* w, Tensor* bias, std::vector<int64_t> stride, std::vector<int64_t> pad,
+             std::vector<int64_t> dil, bool transposed, std::vector<int64_t> out_pad, int64_t groups,
+             Tensor* out) {
+    return call_out("aten::convolution.out",
+                    {t(x), t(w), bias ? t(bias) : none(), il(stride), il(pad), il(dil), b(transposed), il(out_pad),
+                     i(groups)},
+                    out);
+  }
+};
+
+TEST(GemmF32, PackedMatchesReferenceAtTileEdges) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  for (int64_t m : {1, 2, 5, 6, 7, 13}) {
+    for (int64_t n : {1, 3, 7, 8, 9, 17}) {
+      for (int64_t k : {0, 1, 5, 256, 300}) {
+        std::vector<float> a(static_cast<size_t>(m * k) + 1), b(static_cast<size_t>(k * n) + 1);
+        for (float& v : a) v = dist(rng);
+        for (float& v : b) v = dist(rng);
+        // c has a wider row (ldc = n + 3) whose extra columns must stay untouched.
+        const int64_t ldc = n + 3;
+        std::vector<float> c_ref(static_cast<size_t>(m * ldc), 42.f), c(static_cast<size_t>(m * ldc), 42.f);
+        gemm_reference<float>(m, n, k, {a.data(), k, 1}, {b.data(), n, 1}, c_ref.data(), ldc);
+        gemm_f32_packed(m, n, k, {a.data(), k, 1}, {b.data(), n, 1}, c.data(), ldc);
+        for (size_t i = 0; i < c.size(); ++i) {
+          ASSERT_NEAR(c[i], c_ref[i], 1e-4 * (1 + std::abs(c_ref[i]))) << m << "x" << n << "x" << k;
+        }
+        // A transposed A (a.cs = m) too.
+        gemm_reference<float>(m, n, k, {a.data(), 1, m}, {b.data(), n, 1}, c_ref.data(), ldc);
+        gemm_f32_packed(m, n, k, {a.data(), 1, m}, {b.data(), n, 1}, c.data(), ldc);
+        for (size_t i = 0; i < c.size(); ++i) ASSERT_NEAR(c[i], c_ref[i], 1e-4 * (1 + std::abs(c_ref[i])));
+      }
+    }
+  }
+}
+
+TEST_F(ConvOps, Bmm) {
+  Tensor* out = tf.zeros(ST::Float, {2, 2, 2});
+  ASSERT_EQ(call_out("aten::bmm.out", {t(S({2, 2, 3})), t(S({2, 3, 2}))}, out), Error::Ok) << last_error_message();
+  EXPECT_VALUES(out, {4.75, 1.5, -7.5, 6.0, 5.0, 5.0, 5.25, 5.5});
+  // Out in dim order (1, 2, 0): neither row- nor column-major per batch.
+  Tensor* odd = tf.zeros(ST::Float, {2, 2, 2}, {1, 2, 0});
+  ASSERT_EQ(call_out("aten::bmm.out", {t(S({2, 2, 3})), t(S({2, 3, 2}))}, odd), Error::Ok);
+  EXPECT_VALUES(odd, {4.75, 1.5, -7.5, 6.0, 5.0, 5.0, 5.25, 5.5});
+  use_temp_ = false;
+  Tensor* lo = tf.zeros(ST::Long, {2, 2, 2});
+  ASSERT_EQ(call_out("aten::bmm.out", {t(tf.make(ST::Long, {2, 2, 1}, {1, 2, 3, 4})), t(tf.make(ST::Long, {2, 1, 2}, {5, 6, 7, 8}))}, lo),
+            Error::Ok);
+  EXPECT_VALUES(lo, {5, 6, 10, 12, 21, 24, 28, 32});
+  EXPECT_KERNEL_ERROR(call_out("aten::bmm.out", {t(S({2, 2, 3})), t(S({3, 3, 2}))}, out), Error::InvalidArgument,
+                      "cannot be batch-multiplied");
+  EXPECT_KERNEL_ERROR(call_out("aten::bmm.out", {t(S({2, 3})), t(S({3, 3, 2}))}, out), Error::InvalidArgument,
+                      "self must be a 3D tensor");
+}
+
+TEST_F(ConvOps, Linear) {
+  Tensor* out = tf.zeros(ST::Float, {2, 4});
+  ASSERT_EQ(call_out("aten::linear.out", {t(S({2, 3})), t(S({4, 3})), t(S({4}))}, out), Error::Ok);
+  EXPECT_VALUES(out, {5.75, -3.25, -4.0, 0.75, -6.75, 9.75, 7.0, 9.75});
+  Tensor* out3 = tf.zeros(ST::Float, {2, 2, 4});
+  ASSERT_EQ(call_out("aten::linear.out", {t(S({2, 2, 3})), t(S({4, 3})), none()}, out3), Error::Ok);
+  EXPECT_VALUES(out3, {8.25, -4.25, -3.0, -1.75, -4.25, 8.75, 8.0, 7.25, -3.0, 8.0, 8.0, 8.0, -1.75, 7.25, 8.0, 8.75});
+  // Leading dims that do not merge (dim order 1, 0, 2): one gemm per outer index.
+  Tensor* x_perm = tf.make(ST::Float, {2, 2, 3}, seq(12), {1, 0, 2});
+  ASSERT_EQ(call_out("aten::linear.out", {t(x_perm), t(S({4, 3})), none()}, out3), Error::Ok);
+  EXPECT_VALUES(out3, {8.25, -4.25, -3.0, -1.75, -4.25, 8.75, 8.0, 7.25, -3.0, 8.0, 8.0, 8.0, -1.75, 7.25, 8.0, 8.75});
+  Tensor* vout = tf.zeros(ST::Float, {2});
+  ASSERT_EQ(call_out("aten::linear.out", {t(S({2, 3})), t(S({3})), none()}, vout), Error::Ok);
+  EXPECT_VALUES(vout, {8.25, -4.25});
+  EXPECT_KERNEL_ERROR(call_out("aten::linear.out", {t(S({2, 3})), t(S({4, 2})), none()}, out), Error::InvalidArgument,
+                      "does not match weight's in_features");
+  EXPECT_KERNEL_ERROR(call_out("aten::linear.out", {t(S({2, 3})), t(S({4, 3})), t(S({3}))}, out),
+                      Error::InvalidArgument, "bias of shape [3] cannot be broadcast");
+  EXPECT_KERNEL_ERROR(call_out("aten::linear.out", {t(S({2, 3})), t(S({4, 3}, ST::Double)), none()}, out),
+                      Error::InvalidType, "weight");
+}
+
+TEST_F(ConvOps, Conv2d) {
+  Tensor* bias = f32({3}, {0.5, -1.0, 2.0});
+  Tensor* out = tf.zeros(ST::Float, {1, 3, 2, 2});
+  ASSERT_EQ(conv(S({1, 2, 4, 4}), S({3, 2, 3, 3}), bias, {1}, {0}, {1}, false, {0}, 1, out), Error::Ok)
+      << last_error_message();
+  const std::vector<double> expect = {-7.5, 9.75, -7.25, 12.75, 14.75, -14.0, -1.25, -10.75, -19.0, 5.25, -18.25, 11.5};
+  EXPECT_VALUES(out, expect, 1e-5);
+  // Channels-last input and out.
+  Tensor* x_cl = tf.make(ST::Float, {1, 2, 4, 4}, seq(32), {0, 2, 3, 1});
+  Tensor* out_cl = tf.zeros(ST::Float, {1, 3, 2, 2}, {0, 2, 3, 1});
+  ASSERT_EQ(conv(x_cl, S({3, 2, 3, 3}), bias, {1, 1}, {0, 0}, {1, 1}, false, {0, 0}, 1, out_cl), Error::Ok);
+  EXPECT_VALUES(out_cl, expect, 1e-5);
+  ASSERT_EQ(conv(S({1, 2, 4, 4}), S({3, 2, 3, 3}), nullptr, {2}, {1}, {1}, false, {0}, 1, out), Error::Ok);
+  EXPECT_VALUES(out, {3.5, -2.25, 5.5, 12.25, 6.5, 5.75, 7.5, -9.75, 4.0, -2.75, 1.25, 9.5}, 1e-5);
+  Tensor* big = tf.zeros(ST::Float, {1, 3, 4, 4});
+  ASSERT_EQ(conv(S({1, 2, 4, 4}), S({3, 2, 3, 3}), bias, {1}, {2}, {2}, false, {0}, 1, big), Error::Ok);
+  EXPECT_EQ(TensorFactory::values(*big)[0], 5.75);
+  EXPECT_EQ(TensorFactory::values(*big)[47], -7.5);
+  Tensor* gout = tf.zeros(ST::Float, {1, 2, 2, 2});
+  ASSERT_EQ(conv(S({1, 4, 3, 3}), S({2, 2, 2, 2}), nullptr, {1}, {0}, {1}, false, {0}, 2, gout), Error::Ok);
+  EXPECT_VALUES(gout, {9.5, -6.25, -4.75, -15.0, -4.25, 10.5, -17.75, 8.0}, 1e-5);
+  Tensor* dw = tf.zeros(ST::Float, {1, 4, 3, 3});
+  ASSERT_EQ(conv(S({1, 4, 3, 3}), S({4, 1, 3, 3}), nullptr, {1}, {1}, {1}, false, {0}, 4, dw), Error::Ok);
+  EXPECT_VALUES(dw, {-3.75, 3.75, 3.0, -3.0, 25.0, -3.0, 3.0, 3.75, -3.75, -6.25, 2.75, -2.25,
+                     -6.75, 23.5, -6.75, -2.25, 2.75, -6.25, -4.5, 1.25, 2.25, -5.5, 21.25, -5.5,
+                     2.25, 1.25, -4.5, -6.75, 13.0, -8.25, -10.25, 21.0, -10.25, -8.25, 13.0, -6.75}, 1e-5);
+  // Long: computed in wrapping int64.
+  Tensor* x_l = tf.make(ST::Long, {1, 2, 4, 4}, seq(32, 2));
+  Tensor* w_l = tf.make(ST::Long, {3, 2, 3, 3}, seq(54, 2));
+  Tensor* out_l = tf.zeros(ST::Long, {1, 3, 2, 2});
+  ASSERT_EQ(conv(x_l, w_l, nullptr, {1}, {0}, {1}, false, {0}, 1, out_l), Error::Ok);
+  EXPECT_VALUES(out_l, {-32, 37, -31, 49, 63, -52, -1, -39, -84, 13, -81, 38});
+}
+
+TEST_F(ConvOps, Conv1d3dAndTransposed) {
+  Tensor* bias = f32({3}, {0.5, -1.0, 2.0});
+  Tensor* o1 = tf.zeros(ST::Float, {2, 3, 3});
+  ASSERT_EQ(conv(S({2, 2, 5}), S({3, 2, 2}), bias, {2}, {1}, {1}, false, {0}, 1, o1), Error::Ok);
+  EXPECT_VALUES(o1, {-5.75, -5.0, 0.5, 2.75, 5.0, -4.5, 2.0, -2.5, -5.0, 1.25, 14.25, 0.5, -0.25, -6.75, -5.25, 0.0,
+                     4.25, 12.75}, 1e-5);
+  Tensor* o3 = tf.zeros(ST::Float, {1, 2, 4, 2, 2});
+  ASSERT_EQ(conv(S({1, 1, 3, 3, 3}), S({2, 1, 2, 2, 2}), nullptr, {1}, {1, 0, 0}, {1}, false, {0}, 1, o3), Error::Ok);
+  EXPECT_VALUES(o3, {2.25, 3.0, 4.5, 2.5, 9.5, -6.25, -4.75, -15.0, -5.75, -2.25, -6.25, 13.75, -7.75, 11.5, 6.0, 6.0,
+                     3.0, 2.5, 7.0, 1.0, 8.0, 0.75, -2.75, -4.5, -2.25, -17.75, 0.75, 4.5, 3.5, 5.0, -8.5, 4.0}, 1e-5);
+  Tensor* ot = tf.zeros(ST::Float, {1, 3, 8, 8});
+  ASSERT_EQ(conv(S({1, 2, 4, 4}), S({2, 3, 3, 3}), bias, {2}, {1}, {1}, true, {1}, 1, ot), Error::Ok)
+      << last_error_message();
+  const std::vector<double> v = TensorFactory::values(*ot);
+  EXPECT_EQ(v[0], -3.0);
+  EXPECT_EQ(v[5], 12.25);
+  EXPECT_EQ(v[191], 4.5);
+  Tensor* otg = tf.zeros(ST::Float, {1, 2, 4, 4});
+  ASSERT_EQ(conv(S({1, 4, 3, 3}), S({4, 1, 2, 2}), nullptr, {1}, {0}, {1}, true, {0}, 2, otg), Error::Ok);
+  EXPECT_VALUES(otg, {7.0, -7.5, 3.0, 2.75, -0.25, -9.0, 5.5, -7.75, -5.25, 4.25, 16.0, -8.75, -1.0, 2.0, 6.0, -5.0,
+                      -1.5, 7.5, -8.0, 2.25, -4.75, 13.0, -2.5, -1.75, -5.25, 2.25, 6.0, -1.0, -5.75, 2.5, -8.5, -1.75},
+                1e-5);
+}
+
+TEST_F(ConvOps, ConvErrors) {
+  Tensor* out = tf.zeros(ST::Float, {1, 3, 2, 2});
+  EXPECT_KERNEL_ERROR(conv(S({1, 3, 4, 4}), S({3, 2, 3, 3}), nullptr, {1}, {0}, {1}, false, {0}, 1, out),
+                      Error::InvalidArgument, "input has 3 channels, but weight expects 2");
+  EXPECT_KERNEL_ERROR(conv(S({1, 2, 4, 4}), S({3, 2, 3, 3}), nullptr, {0}, {0}, {1}, false, {0}, 1, out),
+                      Error::InvalidArgument, "stride values must be in [1,");
+  EXPECT_KERNEL_ERROR(conv(S({1, 2, 4, 4}), S({3, 2, 3, 3}), nullptr, {1}, {-1}, {1}, false, {0}, 1, out),
+                      Error::InvalidArgument, "padding values");
+  EXPECT_KERNEL_ERROR(conv(S({1, 2, 4, 4}), S({3, 2, 3, 3}), nullptr, {1, 1, 1}, {0}, {1}, false, {0}, 1, out),
+                      Error::InvalidArgument, "stride must have 1 or 2 values, got 3");
+  EXPECT_KERNEL_ERROR(conv(S({1, 2, 2, 2}), S({3, 2, 3, 3}), nullptr, {1}, {0}, {1}, false, {0}, 1, out),
+                      Error::InvalidArgument, "kernel size (3, dilated) is larger than the padded input size (2)");
+  EXPECT_KERNEL_ERROR(conv(S({1, 2, 4, 4}), S({3, 2, 3, 3}), nullptr, {1}, {0}, {1}, false, {0}, 2, out),
+                      Error::InvalidArgument, "divisible by groups");
+  EXPECT_KERNEL_ERROR(conv(S({1, 2, 4, 4}), S({3, 2, 3, 3}), S({2}), {1}, {0}, {1}, false, {0}, 1, out),
+                      Error::InvalidArgument, "bias must have shape [3]");
+  EXPECT_KERNEL_ERROR(conv(S({1, 2, 4, 4}), S({2, 3, 3, 3}), nullptr, {1}, {0}, {1}, true, {1}, 1,
+                           tf.zeros(ST::Float, {1, 3, 7, 7})),
+                      Error::InvalidArgument, "output_padding (1) must be smaller than stride or dilation");
+  EXPECT_KERNEL_ERROR(conv(S({1, 2, 4, 4}), S({3, 2, 3, 3}), nullptr, {1}, {0}, {1}, false, {0}, 1,
+                           tf.zeros(ST::Float, {1, 3, 3, 3})),
+                      Error::InvalidArgument, "out");
+  use_temp_ = false;
+  EXPECT_KERNEL_ERROR(conv(S({1, 2, 4, 4}), S({3, 2, 3, 3}), nullptr, {1}, {0}, {1}, false, {0}, 1, out),
+                      Error::MemoryAllocationFailed, "temp memory too small");
+}
+
+TEST_F(ConvOps, AvgPool) {
+  Tensor* out = tf.zeros(ST::Float, {1, 1, 3, 3});
+  ASSERT_EQ(call_out("aten::avg_pool2d.out", {t(S({1, 1, 5, 5})), il({3}), il({2}), il({1}), b(false), b(true), none()}, out),
+            Error::Ok);
+  EXPECT_VALUES(out, {-0.111111, 0.277778, 0.277778, -0.388889, -0.222222, -0.111111, 0.0, -0.166667, -0.222222}, 1e-5);
+  ASSERT_EQ(call_out("aten::avg_pool2d.out", {t(S({1, 1, 5, 5})), il({2}), il({2}), il({1}), b(true), b(false), none()}, out),
+            Error::Ok);
+  EXPECT_VALUES(out, {-2.5, 0.0, 1.5, -1.0, 0.125, 0.25, 1.0, -0.625, -0.5}, 1e-6);
+  Tensor* o2 = tf.zeros(ST::Float, {1, 1, 2, 2});
+  ASSERT_EQ(call_out("aten::avg_pool2d.out", {t(S({1, 1, 5, 5})), il({2}), il({}), il({0}), b(false), b(true), i(3)}, o2),
+            Error::Ok);
+  EXPECT_VALUES(o2, {-0.333333, -0.166667, -1.333333, 0.666667}, 1e-5);
+  // Long truncates toward zero: [[1, 2], [4, 4]] -> 2, negated -> -2.
+  Tensor* ol = tf.zeros(ST::Long, {1, 1, 1});
+  ASSERT_EQ(call_out("aten::avg_pool2d.out", {t(tf.make(ST::Long, {1, 2, 2}, {-1, -2, -4, -4})), il({2}), il({}), il({0}),
+                                              b(false), b(true), none()}, ol),
+            Error::Ok);
+  EXPECT_VALUES(ol, {-2});
+  Tensor* o3 = tf.zeros(ST::Float, {1, 1, 2, 2, 2});
+  ASSERT_EQ(call_out("aten::avg_pool3d.out", {t(S({1, 1, 3, 4, 4})), il({2}), il({}), il({0}), b(true), b(true), none()}, o3),
+            Error::Ok);
+  EXPECT_VALUES(o3, {-0.125, 0.0, 0.375, -0.1875, 0.0, 0.125, -0.875, 0.625}, 1e-6);
+  EXPECT_KERNEL_ERROR(call_out("aten::avg_pool2d.out", {t(S({1, 1, 5, 5})), il({3}), il({2}), il({2}), b(false), b(true), none()}, out),
+                      Error::InvalidArgument, "pad should be at most half of kernel size");
+  EXPECT_KERNEL_ERROR(call_out("aten::avg_pool2d.out", {t(S({1, 1, 5, 5})), il({3}), il({2}), il({1}), b(false), b(true), i(0)}, out),
+                      Error::InvalidArgument, "divisor_override must be non-zero");
+  EXPECT_KERNEL_ERROR(call_out("aten::avg_pool2d.out", {t(S({1, 1, 5, 5}, ST::Int)), il({3}), il({2}), il({1}), b(false), b(true), none()},
+                               tf.zeros(ST::Int, {1, 1, 3, 3})),
+                      Error::InvalidType, "self");
+  EXPECT_KERNEL_ERROR(call_out("aten::avg_pool3d.out", {t(S({1, 5, 5})), il({3}), il({2}), il({1}), b(false), b(true), none()}, out),
+                      Error::InvalidArgument, "expected a 4D or 5D input, got rank 3");
+}
+
+TEST_F(ConvOps, MaxPool3dAndAdaptive) {
+  Tensor* out = tf.zeros(ST::Float, {1, 1, 2, 3, 3});
+  Tensor* idx = tf.zeros(ST::Long, {1, 1, 2, 3, 3});
+  ASSERT_EQ(call("aten::max_pool3d_with_indices.out", {t(S({1, 1, 3, 4, 4})), il({2}), il({}), il({1}), il({1}), b(false),
+                                                        t(out), t(idx), tf.tensor_list({out, idx})}),
+            Error::Ok);
+  EXPECT_VALUES(out, {-2.5, 1.0, 2.5, 0.5, 2.0, 0.0, 1.0, 2.5, 0.5, -0.5, 2.0, -1.0, 2.5, 2.5, 2.0, 2.0, 1.0, 2.5});
+  EXPECT_VALUES(idx, {0, 1, 3, 4, 6, 7, 12, 14, 15, 32, 17, 35, 36, 25, 39, 28, 45, 47});
+  Tensor* o2 = tf.zeros(ST::Float, {1, 1, 1, 2, 2});
+  Tensor* i2 = tf.zeros(ST::Long, {1, 1, 1, 2, 2});
+  ASSERT_EQ(call("aten::max_pool3d_with_indices.out", {t(S({1, 1, 4, 5, 5})), il({2}), il({}), il({0}), il({2}), b(false),
+                                                        t(o2), t(i2), tf.tensor_list({o2, i2})}),
+            Error::Ok);
+  EXPECT_VALUES(o2, {2.0, 2.5, 2.0, 2.5});
+  EXPECT_VALUES(i2, {50, 14, 72, 14});
+  Tensor* a2 = tf.zeros(ST::Float, {1, 2, 3, 4});
+  ASSERT_EQ(call_out("aten::_adaptive_avg_pool2d.out", {t(S({1, 2, 5, 7})), il({3, 4})}, a2), Error::Ok);
+  EXPECT_VALUES(a2, {-0.875, 0.25, -0.083333, 0.125, -0.333333, -0.277778, 0.0, -0.25, -0.25, -0.5, 0.083333, -0.625,
+                     0.625, -0.083333, 0.5, 0.25, 0.25, 0.0, 0.277778, 0.333333, -0.125, 0.083333, -0.25, 0.875}, 1e-5);
+  Tensor* a3 = tf.zeros(ST::Float, {1, 2, 2, 3});
+  ASSERT_EQ(call_out("aten::_adaptive_avg_pool3d.out", {t(S({1, 3, 4, 5})), il({2, 2, 3})}, a3), Error::Ok);
+  EXPECT_VALUES(a3, {0.375, 0.125, 0.5625, -0.375, -0.166667, -0.1875, 0.25, 0.0, -0.25, 0.1875, 0.166667, 0.375}, 1e-5);
+  EXPECT_KERNEL_ERROR(call_out("aten::_adaptive_avg_pool2d.out", {t(S({1, 2, 5, 7})), il({3})}, a2),
+                      Error::InvalidArgument, "output_size must have 2 values");
+  EXPECT_KERNEL_ERROR(call_out("aten::_adaptive_avg_pool2d.out", {t(S({1, 2, 0, 7})), il({3, 4})}, a2),
+                      Error::InvalidArgument, "non-empty spatial dims");
+}
+
+TEST_F(ConvOps, Im2colCol2im) {
+  Tensor* out = tf.zeros(ST::Float, {1, 8, 4});
+  ASSERT_EQ(call_out("aten::im2col.out", {t(S({1, 2, 3, 3})), il({2, 2}), il({1}), il({1}), il({2})}, out), Error::Ok);
+  EXPECT_VALUES(out, {0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 2.5, -1.5, 0.0, 1.0, 0.0, 0.0, -2.5, -1.0, 2.0, -2.0,
+                      0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 1.0, 2.5, 0.0, -0.5, 0.0, -1.5, 1.5, -2.5, 0.5, 2.0});
+  Tensor* img = tf.zeros(ST::Float, {1, 2, 3, 3});
+  ASSERT_EQ(call_out("aten::col2im.out", {t(S({1, 8, 4})), il({3, 3}), il({2, 2}), il({1}), il({0}), il({1})}, img),
+            Error::Ok);
+  EXPECT_VALUES(img, {-2.5, 1.5, -1.5, -3.0, 7.0, -1.0, -0.5, 0.0, 0.5, -1.5, 3.5, -0.5, -1.0, 0.0, 1.0, 0.5, -3.5, 1.5});
+  EXPECT_KERNEL_ERROR(call_out("aten::col2im.out", {t(S({1, 8, 5})), il({3, 3}), il({2, 2}), il({1}), il({0}), il({1})}, img),
+                      Error::InvalidArgument, "number of sliding blocks");
+  EXPECT_KERNEL_ERROR(call_out("aten::col2im.out", {t(S({1, 7, 4})), il({3, 3}), il({2, 2}), il({1}), il({0}), il({1})}, img),
+                      Error::InvalidArgument, "divisible by the product of kernel_size");
+  use_temp_ = false;
+  EXPECT_KERNEL_ERROR(call_out("aten::col2im.out", {t(S({1, 8, 4})), il({3, 3}), il({2, 2}), il({1}), il({0}), il({1})}, img),
+                      Error::MemoryAllocationFailed, "col2im: temp memory too small");
+}
+
+TEST_F(ConvOps, Distances) {
+  Tensor* x1 = S({2, 3});
+  Tensor* x2 = tf.make(ST::Float, {4, 3}, seq(12, 0.7));
+  Tensor* out = tf.zeros(ST::Float, {2, 4});
+  ASSERT_EQ(call_out("aten::_cdist_forward.out", {t(x1), t(x2), d(2.0), none()}, out), Error::Ok);
+  EXPECT_VALUES(out, {0.861684, 4.299709, 4.045986, 3.871369, 4.329261, 0.887412, 1.212436, 1.699265}, 1e-5);
+  ASSERT_EQ(call_out("aten::_cdist_forward.out", {t(x1), t(x2), d(0.0), i(0)}, out), Error::Ok);
+  EXPECT_VALUES(out, {3, 3, 3, 3, 3, 3, 3, 3});
+  ASSERT_EQ(call_out("aten::_cdist_forward.out", {t(x1), t(x2), d(3.0), none()}, out), Error::Ok);
+  EXPECT_VALUES(out, {0.780724, 4.255064, 3.92318, 3.624654, 4.259575, 0.802272, 1.13367, 1.543661}, 1e-5);
+  ASSERT_EQ(call_out("aten::_cdist_forward.out", {t(x1), t(x2), d(INFINITY), none()}, out), Error::Ok);
+  EXPECT_VALUES(out, {0.75, 4.25, 3.9, 3.55, 4.25, 0.75, 1.1, 1.45}, 1e-5);
+  Tensor* ob = tf.zeros(ST::Float, {2, 3, 2, 2});
+  ASSERT_EQ(call_out("aten::_cdist_forward.out", {t(S({2, 1, 2, 3})), t(tf.make(ST::Float, {3, 2, 3}, seq(18, 0.3))), d(2.0), none()}, ob),
+            Error::Ok);
+  EXPECT_VALUES(ob, {2.010597, 3.404042, 3.470231, 2.070628, 3.281768, 3.176082, 2.161018, 2.277608, 3.548591, 3.418333,
+                     3.246922, 3.291656, 3.246922, 1.996873, 3.246922, 2.277608, 1.979899, 1.996873, 2.161018, 2.070628,
+                     3.246922, 3.222577, 3.470231, 3.381568}, 1e-5);
+  Tensor* pd = tf.zeros(ST::Float, {6});
+  ASSERT_EQ(call_out("aten::_pdist_forward.out", {t(S({4, 3})), d(1.5)}, pd), Error::Ok);
+  EXPECT_VALUES(pd, {5.208657, 5.108416, 5.146188, 1.040042, 2.080084, 1.040042}, 1e-5);
+  EXPECT_KERNEL_ERROR(call_out("aten::_pdist_forward.out", {t(S({4, 3})), d(-1.0)}, pd), Error::InvalidArgument,
+                      "p must be non-negative");
+  EXPECT_KERNEL_ERROR(call_out("aten::_cdist_forward.out", {t(x1), t(S({4, 2})), d(2.0), none()}, out),
+                      Error::InvalidArgument, "same number of columns");
+  EXPECT_KERNEL_ERROR(call_out("aten::_cdist_forward.out", {t(x1), t(x2), d(2.0), i(3)}, out), Error::InvalidArgument,
+                      "compute_mode");
+}
+
+}  // namespace
+}  // namespace tri::testing
+
+namespace tri::testing {
+namespace {
+
+// The depthwise vector paths (emulated f32x4 natively) against the scalar loop.
+TEST_F(ConvOps, DepthwiseVectorPathsMatchScalar) {
+  for (bool cl : {false, true}) {
+    for (int64_t stride : {1, 2}) {
+      for (int64_t pad : {0, 1}) {
+        for (SizesType w : {3, 5, 9, 13}) {
+          const SizesType c = 6, h = 5;
+          std::vector<DimOrderType> order = cl ? std::vector<DimOrderType>{0, 2, 3, 1} : std::vector<DimOrderType>{};
+          Tensor* x = tf.make(ST::Float, {2, c, h, w}, seq(static_cast<size_t>(2 * c * h * w), 0.37), order);
+          Tensor* wt = tf.make(ST::Float, {c, 1, 3, 3}, seq(static_cast<size_t>(c * 9), 1.3));
+          Tensor* bias = tf.make(ST::Float, {c}, seq(static_cast<size_t>(c)));
+          const SizesType oh = (h + 2 * pad - 3) / stride + 1, ow = (w + 2 * pad - 3) / stride + 1;
+          if (ow < 1) continue;
+          Tensor* o_ref = tf.zeros(ST::Float, {2, c, oh, ow}, order);
+          Tensor* o_vec = tf.zeros(ST::Float, {2, c, oh, ow}, order);
+          ConvProblem p;
+          p.g.img[1] = h;
+          p.g.img[2] = w;
+          p.g.grid[1] = oh;
+          p.g.grid[2] = ow;
+          p.g.k[1] = p.g.k[2] = 3;
+          p.g.s[1] = p.g.s[2] = stride;
+          p.g.p[1] = p.g.p[2] = pad;
+          p.batch = 2;
+          p.in_ch = p.out_ch = p.groups = c;
+          p.input = x;
+          p.weight = wt;
+          p.bias = bias;
+          auto strides5 = [](const Tensor& t, int64_t* st) {
+            st[0] = t.strides()[0];
+            st[1] = t.strides()[1];
+            st[2] = 0;
+            st[3] = t.strides()[2];
+            st[4] = t.strides()[3];
+          };
+          strides5(*x, p.in_st);
+          strides5(*wt, p.w_st);
+          ASSERT_TRUE(depthwise3x3_applies(p));
+          KernelContext ctx{&temp_, nullptr};
+          p.out = o_ref;
+          strides5(*o_ref, p.out_st);
+          depthwise3x3(ctx, p, false);
+          p.out = o_vec;
+          depthwise3x3(ctx, p, true);
+          EXPECT_EQ(TensorFactory::values(*o_ref), TensorFactory::values(*o_vec))
+              << "cl=" << cl << " stride=" << stride << " pad=" << pad << " w=" << w;
+          // And the op (im2col + gemm or this path) agrees with both.
+          Tensor* o_op = tf.zeros(ST::Float, {2, c, oh, ow}, order);
+          ASSERT_EQ(conv(x, wt, bias, {stride}, {pad}, {1}, false, {0}, c, o_op), Error::Ok);
+          EXPECT_VALUES(o_op, TensorFactory::values(*o_ref), 1e-5);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tri::testing
+
+namespace tri::testing {
+namespace {
+
+// The channels-last pooling vector path (emulated natively) equals the scalar loop,
+// max indices included.
+TEST_F(ConvOps, PoolChannelsLastVectorMatchesScalar) {
+  for (PoolKind kind : {PoolKind::Max, PoolKind::Avg, PoolKind::AdaptiveAvg}) {
+    for (SizesType c : {4, 6, 9}) {
+      for (bool ceil : {false, true}) {
+        Tensor* x = tf.make(ST::Float, {2, c, 7, 6}, seq(static_cast<size_t>(2 * c * 42), 0.77), {0, 2, 3, 1});
+        PoolProblem p;
+        p.kind = kind;
+        p.g.img[1] = 7;
+        p.g.img[2] = 6;
+        p.g.k[1] = 3;
+        p.g.k[2] = 2;
+        p.g.s[1] = 2;
+        p.g.s[2] = 2;
+        p.g.p[1] = 1;
+        p.g.d[2] = kind == PoolKind::Max ? 2 : 1;
+        p.count_include_pad = !ceil;
+        for (int i = 1; i < 3; ++i) {
+          p.g.grid[i] = kind == PoolKind::AdaptiveAvg ? 3 + i
+                                                      : window_count(p.g.img[i], p.g.k[i], p.g.p[i], p.g.s[i], p.g.d[i], ceil);
+        }
+        const std::vector<SizesType> shape = {2, c, static_cast<SizesType>(p.g.grid[1]), static_cast<SizesType>(p.g.grid[2])};
+        Tensor* o1 = tf.zeros(ST::Float, shape, {0, 2, 3, 1});
+        Tensor* o2 = tf.zeros(ST::Float, shape, {0, 2, 3, 1});
+        Tensor* i1 = tf.zeros(ST::Long, shape, {0, 2, 3, 1});
+        Tensor* i2 = tf.zeros(ST::Long, shape, {0, 2, 3, 1});
+        p.in = x;
+        p.out = o1;
+        p.indices = kind == PoolKind::Max ? i1 : nullptr;
+        ASSERT_TRUE(pool_channels_last_applies(p, 2));
+        run_pool(p, 2, false);
+        p.out = o2;
+        p.indices = kind == PoolKind::Max ? i2 : nullptr;
+        run_pool(p, 2, true);
+        EXPECT_EQ(TensorFactory::values(*o1), TensorFactory::values(*o2)) << static_cast<int>(kind) << " c=" << c;
+        EXPECT_EQ(TensorFactory::values(*i1), TensorFactory::values(*i2)) << static_cast<int>(kind) << " c=" << c;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tri::testing
