@@ -1,7 +1,8 @@
-// aten::max_pool2d_with_indices.out: [self, kernel_size, stride, padding,
-// dilation, ceil_mode, out, indices, (out, indices)]; self [N, C, H, W] or
-// [C, H, W] in any dim order; indices are flat h * W + w within each plane.
-// NaN wins, as in ATen. Shares util/pool_window with the 3-D op.
+// aten::max_pool2d_with_indices.out and max_pool3d_with_indices.out:
+// [self, kernel_size, stride, padding, dilation, ceil_mode, out, indices,
+// (out, indices)]; self [N, C, *spatial] or [C, *spatial] in any dim order;
+// indices are flat within each plane (h * W + w) or volume
+// ((d * H + h) * W + w). NaN wins, as in ATen.
 #include <cinttypes>
 
 #include "cpp/kernels/kernels.h"
@@ -12,8 +13,9 @@
 namespace tri {
 namespace kernels {
 
-Error max_pool2d_with_indices_out(KernelContext&, KernelArgs& args) {
-  constexpr int32_t nsp = 2;
+namespace {
+
+Error max_pool_with_indices(KernelArgs& args, int32_t nsp) {
   TRI_ASSIGN_OR_RETURN(Tensor* self, args.tensor(0));
   PoolProblem p;
   p.kind = PoolKind::Max;
@@ -48,6 +50,16 @@ Error max_pool2d_with_indices_out(KernelContext&, KernelArgs& args) {
   p.indices = indices;
   run_pool(p, nsp);
   return Error::Ok;
+}
+
+}  // namespace
+
+Error max_pool2d_with_indices_out(KernelContext&, KernelArgs& args) {
+  return max_pool_with_indices(args, 2);
+}
+
+Error max_pool3d_with_indices_out(KernelContext&, KernelArgs& args) {
+  return max_pool_with_indices(args, 3);
 }
 
 }  // namespace kernels
