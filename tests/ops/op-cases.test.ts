@@ -1,10 +1,11 @@
 // Every op case of tests/ops/cases (written by tools/export/export_ops.py,
 // with PyTorch's outputs) through the wasm build and the public API, once
 // with the kernels' SIMD paths and once with their scalar reference paths.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoPath } from '../helpers/paths.js';
+import { CLI, repoPath } from '../helpers/paths.js';
 import { Tensor, env, load, type DType, type Model } from '../helpers/trident.js';
 
 interface CaseTensor { dtype: DType; shape: number[]; data: string; dim_order?: number[] }
@@ -114,4 +115,24 @@ describe('op cases against PyTorch', () => {
       }
     });
   }
+});
+
+describe('the trident CLI on generated op cases', () => {
+  it('runs a case method and prints PyTorch\'s result', () => {
+    const file = JSON.parse(fs.readFileSync(path.join(CASES_DIR, 'aten__abs.out.json'), 'utf8')) as OpCaseFile;
+    const c = file.cases.find((x) => x.inputs[0]?.dtype === 'float32' && x.inputs[0].shape.length > 0 && !x.inputs[0].dim_order)!;
+    const input = tensorOf(c.inputs[0]!);
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'run', path.join(CASES_DIR, 'aten__abs.out.pte'), '--method', c.method, '--json', '--input',
+        JSON.stringify({ dtype: 'float32', shape: input.shape, values: Array.from(input.data as Float32Array) })],
+      { encoding: 'utf8' },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const out = (JSON.parse(r.stdout) as { outputs: Array<{ dtype: string; shape: number[]; values: number[] }> }).outputs[0]!;
+    const want = Array.from(tensorOf(c.outputs[0] as CaseTensor).data as Float32Array);
+    expect(out.dtype).toBe('float32');
+    expect(out.shape).toEqual(c.outputs[0] && 'shape' in c.outputs[0] ? c.outputs[0].shape : []);
+    expect(out.values).toEqual(want);
+  });
 });

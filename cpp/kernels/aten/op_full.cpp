@@ -47,5 +47,20 @@ Error empty_out(KernelContext&, KernelArgs& args) {
   return resize_to_size_arg(size, *out);
 }
 
+Error empty_strided_out(KernelContext&, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(const Span<const int64_t> size, args.int_list(0));
+  TRI_ASSIGN_OR_RETURN(const Span<const int64_t> stride, args.int_list(1));
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(2));
+  TRI_TRY(check_dtype(out->scalar_type(), kAllTypes, "out"));
+  TRI_CHECK(stride.size() == size.size(), Error::InvalidArgument,
+            "stride has %zu entries for %zu sizes", stride.size(), size.size());
+  for (size_t d = 0; d < stride.size(); ++d) {
+    TRI_CHECK(stride[d] >= 0, Error::InvalidArgument, "stride[%zu] = %lld is negative", d,
+              static_cast<long long>(stride[d]));
+  }
+  TRI_TRY(resize_to_size_arg(size, *out));
+  return Error::Ok;
+}
+
 }  // namespace kernels
 }  // namespace tri

@@ -92,3 +92,23 @@ TEST_F(Factory, MaxPool2dWithIndices) {
 
 }  // namespace
 }  // namespace tri::testing
+
+namespace tri::testing {
+namespace {
+
+class EmptyStrided : public KernelTest {};
+
+TEST_F(EmptyStrided, ResizesOutLikeATenOutVariant) {
+  Tensor* out = tf.zeros(ScalarType::Float, {2, 3});
+  ASSERT_EQ(call_out("aten::empty_strided.out", {il({2, 3}), il({3, 1})}, out), Error::Ok);
+  EXPECT_EQ(sizes_of(*out), (std::vector<SizesType>{2, 3}));
+  // ATen's out variant keeps out's layout whatever `stride` says.
+  ASSERT_EQ(call_out("aten::empty_strided.out", {il({3, 2}), il({1, 3})}, tf.zeros(ScalarType::Float, {3, 2})), Error::Ok);
+  EXPECT_KERNEL_ERROR(call_out("aten::empty_strided.out", {il({2, 3}), il({-1, 1})}, out),
+                      Error::InvalidArgument, "stride[0] = -1 is negative");
+  EXPECT_KERNEL_ERROR(call_out("aten::empty_strided.out", {il({2, 3}), il({3})}, out),
+                      Error::InvalidArgument, "stride has 1 entries for 2 sizes");
+}
+
+}  // namespace
+}  // namespace tri::testing

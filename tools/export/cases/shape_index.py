@@ -279,6 +279,11 @@ for op in ["aten::zeros.out", "aten::ones.out"]:
     CASES += [case(op, [0]), case(op, [])]
 CASES += [case("aten::empty.out", [2, 3], out_dtype=dt, check="shape") for dt in ["float32", "int64", "bool"]]
 CASES += [case("aten::empty.out", [0], check="shape")]
+CASES += [case("aten::empty_strided.out", [2, 3], [3, 1], out_dtype=dt, check="shape")
+          for dt in ["float32", "int64", "bool", "float16"]]
+CASES += [case("aten::empty_strided.out", [2, 3, 4, 5], [60, 1, 15, 3], check="shape"),  # channels-last
+          case("aten::empty_strided.out", [0, 4], [4, 1], check="shape"),
+          case("aten::empty_strided.out", [3, 1], [1, 7], check="shape")]
 
 CASES += per_dtype("aten::full_like.out", lambda dt: (T([2, 3], dt), 1))
 CASES += [case("aten::full_like.out", T([2, 3, 4, 5], channels_last=True), -0.5),
