@@ -12,23 +12,6 @@
 
 namespace tri {
 namespace kernels {
-namespace {
-
-constexpr int64_t kChunk = 256;
-
-template <typename Fn>
-void each_value(const ReducePlan& plan, const char* in, Fn&& fn) {
-  walk_reduced(plan, in, [&](const char* p, int64_t n, int64_t stride) {
-    double buf[kChunk];
-    for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
-      const int64_t m = n - i0 < kChunk ? n - i0 : kChunk;
-      load_row<double>(plan.in.type, p + i0 * stride, stride, m, buf);
-      for (int64_t i = 0; i < m; ++i) fn(buf[i]);
-    }
-  });
-}
-
-}  // namespace
 
 Error logsumexp_out(KernelContext&, KernelArgs& args) {
   TRI_ASSIGN_OR_RETURN(Tensor* self, args.tensor(0));
@@ -46,12 +29,12 @@ Error logsumexp_out(KernelContext&, KernelArgs& args) {
   const ScalarType out_type = out->scalar_type();
   for_each_reduction(plan, TensorView::of(*out), [&](char* o, const char* in) {
     double max = -INFINITY;
-    each_value(plan, in, [&](double v) {
+    for_each_reduced_double(plan, in, [&](double v) {
       if (max == max && (v > max || v != v)) max = v;  // NaN propagates
     });
     const double shift = std::isinf(max) ? 0.0 : max;
     double sum = 0;
-    each_value(plan, in, [&](double v) { sum += std::exp(v - shift); });
+    for_each_reduced_double(plan, in, [&](double v) { sum += std::exp(v - shift); });
     store_one<double>(out_type, std::log(sum) + shift, o);
   });
   return Error::Ok;

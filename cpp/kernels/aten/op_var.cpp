@@ -15,21 +15,6 @@ namespace tri {
 namespace kernels {
 namespace {
 
-constexpr int64_t kChunk = 256;
-
-// Calls fn(double) for each reduced element behind `in`.
-template <typename Fn>
-void each_value(const ReducePlan& plan, const char* in, Fn&& fn) {
-  walk_reduced(plan, in, [&](const char* p, int64_t n, int64_t stride) {
-    double buf[kChunk];
-    for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
-      const int64_t m = n - i0 < kChunk ? n - i0 : kChunk;
-      load_row<double>(plan.in.type, p + i0 * stride, stride, m, buf);
-      for (int64_t i = 0; i < m; ++i) fn(buf[i]);
-    }
-  });
-}
-
 Error var_impl(KernelArgs& args, bool correction_overload, bool take_sqrt) {
   TRI_ASSIGN_OR_RETURN(Tensor* self, args.tensor(0));
   TRI_ASSIGN_OR_RETURN(const EValue* const dims, args.slot(1));
@@ -55,10 +40,10 @@ Error var_impl(KernelArgs& args, bool correction_overload, bool take_sqrt) {
   const ScalarType out_type = out->scalar_type();
   for_each_reduction(plan, TensorView::of(*out), [&](char* o, const char* in) {
     double sum = 0;
-    each_value(plan, in, [&](double v) { sum += v; });
+    for_each_reduced_double(plan, in, [&](double v) { sum += v; });
     const double mean = sum / n;
     double m2 = 0;
-    each_value(plan, in, [&](double v) { m2 += (v - mean) * (v - mean); });
+    for_each_reduced_double(plan, in, [&](double v) { m2 += (v - mean) * (v - mean); });
     const double var = m2 / divisor;
     store_one<double>(out_type, take_sqrt ? std::sqrt(var) : var, o);
   });

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/tensor_view.h"
 #include "cpp/runtime/core/evalue.h"
 #include "cpp/runtime/core/error.h"
@@ -133,6 +134,22 @@ void walk_reduced(const ReducePlan& p, const char* base, Fn&& fn) {
     }
     if (d < 0) return;
   }
+}
+
+// Calls fn(double) for each reduced element behind `base`, converted from
+// self's dtype in chunks (for reductions computed in double: var, std,
+// logsumexp).
+template <typename Fn>
+void for_each_reduced_double(const ReducePlan& p, const char* base, Fn&& fn) {
+  walk_reduced(p, base, [&](const char* ptr, int64_t n, int64_t stride) {
+    constexpr int64_t kChunk = 256;
+    double buf[kChunk];
+    for (int64_t i0 = 0; i0 < n; i0 += kChunk) {
+      const int64_t m = n - i0 < kChunk ? n - i0 : kChunk;
+      load_row<double>(p.in.type, ptr + i0 * stride, stride, m, buf);
+      for (int64_t i = 0; i < m; ++i) fn(buf[i]);
+    }
+  });
 }
 
 // Column mode applies when out's last kept dim is unit-stride in self and in
