@@ -34,19 +34,26 @@ function tensorOf(t: CaseTensor): Tensor {
   return new Tensor(t.dtype, new ARRAYS[t.dtype](buffer) as never, t.shape);
 }
 
-/** '' when `actual` passes the case's check; otherwise what differs. */
-function difference(c: OpCase, expected: CaseTensor, actual: Tensor): string {
+/** The check of output `index`: one for all outputs, or a comma-separated list of one per output. */
+function checkOf(c: OpCase, index: number): string {
+  const parts = c.check.split(',');
+  return parts.length > 1 ? parts[index]! : parts[0]!;
+}
+
+/** '' when output `index` passes the case's check; otherwise what differs. */
+function difference(c: OpCase, index: number, expected: CaseTensor, actual: Tensor): string {
   if (actual.dtype !== expected.dtype || JSON.stringify(actual.shape) !== JSON.stringify(expected.shape)) {
     return `got ${actual.dtype}[${actual.shape}], PyTorch gives ${expected.dtype}[${expected.shape}]`;
   }
-  if (c.check === 'shape') return '';
+  const check = checkOf(c, index);
+  if (check === 'shape') return '';
   const got = actual.toArray().flat(Infinity as 1) as Array<number | bigint | boolean>;
-  if (c.check.startsWith('range:')) {
-    const [lo, hi] = c.check.slice(6).split(':').map(Number);
+  if (check.startsWith('range:')) {
+    const [lo, hi] = check.slice(6).split(':').map(Number);
     const bad = got.findIndex((v) => !(Number(v) >= lo! && Number(v) < hi!));
     return bad < 0 ? '' : `element ${bad} = ${got[bad]} is outside [${lo}, ${hi})`;
   }
-  if (c.check === 'permutation') {
+  if (check === 'permutation') {
     const sorted = got.map(Number).sort((a, b) => a - b);
     return sorted.every((v, i) => v === i) ? '' : 'not a permutation of 0..n-1';
   }
@@ -82,7 +89,7 @@ async function runCases(model: Model, file: OpCaseFile): Promise<string[]> {
         continue;
       }
       c.outputs.forEach((expected, o) => {
-        const diff = 'kind' in expected ? scalarDifference(expected, outs[o]) : difference(c, expected, outs[o] as Tensor);
+        const diff = 'kind' in expected ? scalarDifference(expected, outs[o]) : difference(c, o, expected, outs[o] as Tensor);
         if (diff) failures.push(`${c.method} (${c.desc}) output ${o}: ${diff}`);
       });
     } catch (e) {

@@ -1,12 +1,12 @@
 // aten::native_group_norm.out: input seen as [N, C, HxW]; each of the
 // `group` groups of C / group channels is normalized per sample (biased
 // variance), then scaled per channel. out1 / out2 (mean, rstd) are [N, group].
-#include <cinttypes>
 #include <cmath>
 
 #include "cpp/kernels/kernels.h"
 #include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/dtype_dispatch.h"
+#include "cpp/kernels/util/group_norm_shape.h"
 #include "cpp/kernels/util/norm_affine.h"
 #include "cpp/kernels/util/norm_args.h"
 #include "cpp/kernels/util/resize.h"
@@ -24,20 +24,6 @@ struct GroupNorm {
   int64_t n, c, group;
   double eps;
 };
-
-// ATen allows any input of N * C * HxW elements; the normal [N, C, *] input
-// is used through its strides (any dim order), anything else must be
-// row-major and is seen as [N, C, HxW].
-TensorView as_ncx(const Tensor& t, int64_t n, int64_t c, int64_t hxw) {
-  TensorView v = TensorView::of(t);
-  if (v.dim >= 2 && v.sizes[0] == n && v.sizes[1] == c) return v;
-  v.dim = 3;
-  v.sizes[0] = n;
-  v.sizes[1] = c;
-  v.sizes[2] = hxw;
-  row_major_strides(v.sizes, 3, v.strides);
-  return v;
-}
 
 void store_at(Tensor* t, int64_t i, double v) {
   store_one<double>(t->scalar_type(), v,
@@ -98,30 +84,10 @@ Error native_group_norm_out(KernelContext& ctx, KernelArgs& args) {
   TRI_ASSIGN_OR_RETURN(Tensor* rstd, args.tensor(10));
   TRI_TRY(check_dtype(input->scalar_type(), kFloatHBTypes, "input"));
   TRI_TRY(check_same_dtype(*out, input->scalar_type(), "out0"));
-  TRI_CHECK(n >= 0 && c >= 0 && hxw >= 0, Error::InvalidArgument,
-            "N, C and HxW must not be negative, got %" PRId64 ", %" PRId64 ", %" PRId64, n, c, hxw);
-  TRI_CHECK(group > 0, Error::InvalidArgument, "expected num groups to be greater than 0, got %" PRId64,
-            group);
-  TRI_CHECK(c % group == 0, Error::InvalidArgument,
-            "expected number of channels %" PRId64 " to be divisible by num_groups %" PRId64, c, group);
-  // Sizes are at most 2^31 each (SizesType), so the product is checked in
-  // steps that cannot overflow.
-  const uint64_t numel = input->numel();
-  const bool count_ok = (n == 0 || c == 0 || hxw == 0)
-                            ? numel == 0
-                            : (static_cast<uint64_t>(n) <= numel / static_cast<uint64_t>(c) &&
-                               static_cast<uint64_t>(n) * static_cast<uint64_t>(c) <=
-                                   numel / static_cast<uint64_t>(hxw) &&
-                               static_cast<uint64_t>(n) * static_cast<uint64_t>(c) *
-                                       static_cast<uint64_t>(hxw) == numel);
-  TRI_CHECK(count_ok, Error::InvalidArgument,
-            "input of %zu elements is not N * C * HxW = %" PRId64 " * %" PRId64 " * %" PRId64,
-            input->numel(), n, c, hxw);
+  TRI_TRY(check_group_norm_shape(*input, n, c, hxw, group));
   TRI_TRY(check_param(weight, c, "weight"));
   TRI_TRY(check_param(bias, c, "bias"));
   const bool strided = input->dim() >= 2 && input->size(0) == n && input->size(1) == c;
-  TRI_CHECK(strided || (TensorView::of(*input).is_row_major()), Error::NotSupported,
-            "input not of shape [N, C, *] must be contiguous");
   const int64_t stat_shape[] = {n, group};
   TRI_TRY(resize_stat(*mean, Span<const int64_t>(stat_shape, 2), "out1"));
   TRI_TRY(resize_stat(*rstd, Span<const int64_t>(stat_shape, 2), "out2"));
@@ -130,7 +96,7 @@ Error native_group_norm_out(KernelContext& ctx, KernelArgs& args) {
             "out0 not of shape [N, C, *] must be contiguous");
   TRI_CHECK(TensorView::of(*mean).is_row_major() && TensorView::of(*rstd).is_row_major(),
             Error::NotSupported, "out1 and out2 must be contiguous");
-  GroupNorm g{as_ncx(*input, n, c, hxw), as_ncx(*out, n, c, hxw), weight, bias, mean, rstd,
+  GroupNorm g{group_norm_view(*input, n, c, hxw), group_norm_view(*out, n, c, hxw), weight, bias, mean, rstd,
               n, c, group, eps};
   if (input->scalar_type() == ScalarType::Double) {
     group_norm<double>(ctx, g);

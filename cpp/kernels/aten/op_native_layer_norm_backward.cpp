@@ -8,78 +8,13 @@
 #include "cpp/kernels/kernels.h"
 #include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/dtype_dispatch.h"
-#include "cpp/kernels/util/nd_iter.h"
 #include "cpp/kernels/util/norm_affine.h"
 #include "cpp/kernels/util/norm_args.h"
+#include "cpp/kernels/util/norm_backward.h"
 #include "cpp/kernels/util/resize.h"
 
 namespace tri {
 namespace kernels {
-namespace {
-
-enum class Step { Zero, Sums, Dx, Params };
-
-// One pass over a row block; operands per step:
-//   Zero: dw, db;  Sums: x, dy, w;  Dx: dx, x, dy, w;  Params: dw, db, x, dy.
-struct Pass {
-  Step step;
-  ScalarType t[4];
-  double mean, rstd, a, b;  // Dx: dx = rstd * (g - a - xhat * b)
-  double s1, s2;            // Sums: sum(g), sum(g * xhat)
-};
-
-void pass_row(void* ctx, char* const* p, const int64_t* st, int64_t n) {
-  Pass& q = *static_cast<Pass*>(ctx);
-  constexpr int64_t kChunk = 128;
-  double v[4][kChunk];
-  for (int64_t i = 0; i < n; i += kChunk) {
-    const int64_t m = n - i < kChunk ? n - i : kChunk;
-    auto load = [&](int k) { load_row<double>(q.t[k], p[k] + i * st[k], st[k], m, v[k]); };
-    auto store = [&](int k) { store_row<double>(q.t[k], v[k], p[k] + i * st[k], st[k], m); };
-    switch (q.step) {
-      case Step::Zero:
-        for (int64_t j = 0; j < m; ++j) v[0][j] = 0.0;
-        store_row<double>(q.t[0], v[0], p[0] + i * st[0], st[0], m);
-        store_row<double>(q.t[1], v[0], p[1] + i * st[1], st[1], m);
-        break;
-      case Step::Sums:
-        load(0), load(1), load(2);
-        for (int64_t j = 0; j < m; ++j) {
-          const double g = v[1][j] * v[2][j];
-          q.s1 += g;
-          q.s2 += g * (v[0][j] - q.mean) * q.rstd;
-        }
-        break;
-      case Step::Dx:
-        load(1), load(2), load(3);
-        for (int64_t j = 0; j < m; ++j) {
-          const double xhat = (v[1][j] - q.mean) * q.rstd;
-          v[0][j] = q.rstd * (v[2][j] * v[3][j] - q.a - xhat * q.b);
-        }
-        store(0);
-        break;
-      case Step::Params:
-        load(0), load(1), load(2), load(3);
-        for (int64_t j = 0; j < m; ++j) {
-          v[0][j] += v[3][j] * (v[2][j] - q.mean) * q.rstd;
-          v[1][j] += v[3][j];
-        }
-        store(0), store(1);
-        break;
-    }
-  }
-}
-
-// Runs q over `shape` (the normalized block's); operands broadcast to it.
-void run(Pass& q, const TensorView& shape, const TensorView& a, const TensorView& b,
-         const TensorView& c, const TensorView& d) {
-  const TensorView* ops[] = {&a, &b, &c, &d};
-  for (int k = 0; k < 4; ++k) q.t[k] = ops[k]->type;
-  NdIter it(shape.sizes, shape.dim, ops, 4);
-  it.walk_rows(&pass_row, &q);
-}
-
-}  // namespace
 
 Error native_layer_norm_backward_out(KernelContext&, KernelArgs& args) {
   TRI_ASSIGN_OR_RETURN(Tensor* dy, args.tensor(0));
@@ -143,11 +78,7 @@ Error native_layer_norm_backward_out(KernelContext&, KernelArgs& args) {
   const bool params = mask[1] || mask[2];
   const TensorView block = trailing_view(x, axis, 0);
   const int64_t n = rows == 0 ? 0 : static_cast<int64_t>(input->numel()) / rows;
-  Pass q{};
-  if (params) {
-    q.step = Step::Zero;
-    run(q, block, dwv, dbv, dwv, dwv);
-  }
+  if (params) norm_grad_zero(block, dwv, dbv);
   int64_t idx[kTensorDimLimit] = {};
   for (int64_t r = 0; r < rows; ++r) {
     int64_t xo = 0, go = 0, oo = 0;
@@ -158,21 +89,14 @@ Error native_layer_norm_backward_out(KernelContext&, KernelArgs& args) {
     }
     const TensorView xb = trailing_view(x, axis, xo);
     const TensorView gb = trailing_view(g, axis, go);
-    q.mean = param_at(mean, r, 0);
-    q.rstd = param_at(rstd, r, 0);
+    const NormStats st{param_at(mean, r, 0), param_at(rstd, r, 0)};
     if (mask[0]) {
-      q.step = Step::Sums;
-      q.s1 = q.s2 = 0.0;
-      run(q, block, xb, gb, w, w);
-      q.a = q.s1 / static_cast<double>(n);
-      q.b = q.s2 / static_cast<double>(n);
-      q.step = Step::Dx;
-      run(q, block, trailing_view(o, axis, oo), xb, gb, w);
+      double s1 = 0.0, s2 = 0.0;
+      norm_grad_sums(block, xb, gb, w, st, &s1, &s2);
+      norm_grad_dx(block, trailing_view(o, axis, oo), xb, gb, w, st, s1 / static_cast<double>(n),
+                   s2 / static_cast<double>(n));
     }
-    if (params) {
-      q.step = Step::Params;
-      run(q, block, dwv, dbv, xb, gb);
-    }
+    if (params) norm_grad_params(block, dwv, dbv, xb, gb, st);
     for (int32_t d = axis - 1; d >= 0; --d) {
       if (++idx[d] < x.sizes[d]) break;
       idx[d] = 0;

@@ -51,12 +51,6 @@ void store_positions(const ConvProblem& p, G* src, int64_t lc, int64_t l0, int64
   }
 }
 
-size_t temp_left(const MemoryAllocator* temp) {
-  if (temp == nullptr) return 0;
-  const size_t slack = 8 * kDefaultAlignment;
-  return temp->capacity() > temp->used() + slack ? temp->capacity() - temp->used() - slack : 0;
-}
-
 Error too_small(int64_t bytes) {
   TRI_CHECK(false, Error::MemoryAllocationFailed,
             "convolution: temp memory too small (%lld more bytes needed)",
@@ -167,6 +161,32 @@ Error run(KernelContext& ctx, const ConvProblem& p) {
 }
 
 }  // namespace
+
+size_t temp_left(const MemoryAllocator* temp) {
+  if (temp == nullptr) return 0;
+  const size_t slack = 8 * kDefaultAlignment;
+  return temp->capacity() > temp->used() + slack ? temp->capacity() - temp->used() - slack : 0;
+}
+
+template <typename G>
+const G* conv_operand(KernelContext& context, const Tensor& t, const int64_t* sizes, int64_t* st) {
+  if (t.scalar_type() == dtype_of<G>()) return static_cast<const G*>(t.mutable_data());
+  int64_t n = 1;
+  for (int i = 0; i < 5; ++i) n *= sizes[i];
+  G* dst = context.temp != nullptr ? context.temp->allocate_array<G>(static_cast<size_t>(n)) : nullptr;
+  if (dst == nullptr) return nullptr;
+  gather5<G>(t, sizes, st, dst);
+  int64_t step = 1;
+  for (int i = 4; i >= 0; --i) {
+    st[i] = step;
+    step *= sizes[i];
+  }
+  return dst;
+}
+
+template const float* conv_operand<float>(KernelContext&, const Tensor&, const int64_t*, int64_t*);
+template const double* conv_operand<double>(KernelContext&, const Tensor&, const int64_t*,
+                                            int64_t*);
 
 Error run_convolution(KernelContext& context, const ConvProblem& p) {
   if (depthwise3x3_applies(p)) {

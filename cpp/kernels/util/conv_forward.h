@@ -34,4 +34,19 @@ struct ConvProblem {
 // Fails only with MemoryAllocationFailed (temp too small), before writing out.
 Error run_convolution(KernelContext& context, const ConvProblem& p);
 
+// Bytes of temp still free, less a little slack for alignment padding.
+size_t temp_left(const MemoryAllocator* temp);
+
+// t's elements over sizes[5] at element strides st[5], as compute type G
+// (float or double): t's own data when it holds G, else a row-major
+// converted copy in temp, with st rewritten to match. Null when temp is
+// too small.
+template <typename G>
+const G* conv_operand(KernelContext& context, const Tensor& t, const int64_t* sizes, int64_t* st);
+
+extern template const float* conv_operand<float>(KernelContext&, const Tensor&, const int64_t*,
+                                                 int64_t*);
+extern template const double* conv_operand<double>(KernelContext&, const Tensor&, const int64_t*,
+                                                   int64_t*);
+
 }  // namespace tri

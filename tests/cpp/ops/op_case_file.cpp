@@ -153,21 +153,39 @@ std::vector<OpCaseFile> read_op_case_files(const std::string& dir, const std::st
   return files;
 }
 
-std::string compare_case_output(const OpCase& c, const CaseTensor& expected, ScalarType dtype,
-                                const std::vector<int32_t>& shape, const uint8_t* actual) {
+namespace {
+
+// One entry of a comma-separated per-output list, or the single check.
+std::string check_of(const std::string& check, size_t index) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t i = 0; i <= check.size(); ++i) {
+    if (i == check.size() || check[i] == ',') {
+      parts.push_back(check.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return parts.size() > 1 && index < parts.size() ? parts[index] : parts[0];
+}
+
+}  // namespace
+
+std::string compare_case_output(const OpCase& c, size_t index, const CaseTensor& expected,
+                                ScalarType dtype, const std::vector<int32_t>& shape, const uint8_t* actual) {
   if (dtype != expected.dtype || shape != expected.shape) {
     return std::string("got ") + scalar_type_numpy_name(dtype) + shape_text(shape) +
            ", PyTorch gives " + scalar_type_numpy_name(expected.dtype) +
            shape_text(expected.shape);
   }
-  if (c.check == "shape") return "";
+  const std::string check = check_of(c.check, index);
+  if (check == "shape") return "";
   const size_t elem = element_size(dtype);
   const size_t n = expected.bytes.size() / elem;
   char buf[256];
-  if (c.check.rfind("range:", 0) == 0) {
+  if (check.rfind("range:", 0) == 0) {
     double lo = 0;
     double hi = 0;
-    std::sscanf(c.check.c_str(), "range:%lf:%lf", &lo, &hi);
+    std::sscanf(check.c_str(), "range:%lf:%lf", &lo, &hi);
     for (size_t i = 0; i < n; ++i) {
       const double v = is_float(dtype) ? load_float(dtype, actual + i * elem)
                                        : static_cast<double>(load_int(dtype, actual + i * elem));
@@ -178,7 +196,7 @@ std::string compare_case_output(const OpCase& c, const CaseTensor& expected, Sca
     }
     return "";
   }
-  if (c.check == "permutation") {
+  if (check == "permutation") {
     std::vector<int64_t> seen;
     for (size_t i = 0; i < n; ++i) {
       seen.push_back(is_float(dtype) ? static_cast<int64_t>(load_float(dtype, actual + i * elem))

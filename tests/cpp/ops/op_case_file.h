@@ -28,7 +28,9 @@ struct OpCase {
   std::vector<CaseTensor> outputs;
   double rtol = 0;
   double atol = 0;
-  std::string check;  // "values", "shape", "range:lo:hi", "permutation"
+  // "values", "shape", "range:lo:hi" or "permutation" for every output, or
+  // a comma-separated list of them, one per output.
+  std::string check;
 };
 
 struct OpCaseFile {
@@ -42,8 +44,9 @@ struct OpCaseFile {
 std::vector<OpCaseFile> read_op_case_files(const std::string& dir, const std::string& only);
 
 // "" when `actual` (row-major bytes of `dtype`/`shape`) passes the case's
-// check against `expected`; otherwise what differs, with the first bad index.
-std::string compare_case_output(const OpCase& c, const CaseTensor& expected,
+// check of output `index` against `expected`; otherwise what differs, with
+// the first bad index.
+std::string compare_case_output(const OpCase& c, size_t index, const CaseTensor& expected,
                                 ScalarType dtype, const std::vector<int32_t>& shape,
                                 const uint8_t* actual);
 

@@ -84,7 +84,7 @@ TEST_P(OpCases, MatchPyTorch) {
       if (t.nbytes() != 0) host::copy_to_row_major(t, row_major.data());
       std::vector<int32_t> shape(t.sizes().begin(), t.sizes().end());
       const std::string diff =
-          compare_case_output(c, c.outputs[o], t.scalar_type(), shape, row_major.data());
+          compare_case_output(c, o, c.outputs[o], t.scalar_type(), shape, row_major.data());
       EXPECT_EQ(diff, "") << "output " << o;
     }
   }

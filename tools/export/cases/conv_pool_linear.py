@@ -12,6 +12,7 @@ FLOATS = ["float32", "float64", "float16", "bfloat16"]
 INTS = ["int8", "int16", "int32", "int64", "uint8"]
 REAL = FLOATS + INTS
 CL5 = [0, 2, 3, 4, 1]
+DTYPES = {"float16": torch.float16, "bfloat16": torch.bfloat16}
 
 
 def via_float(fn, dtype):
@@ -135,6 +136,56 @@ def conv_cases():
     return out
 
 
+def conv_backward(x, w, stride=(1,), padding=(0,), dilation=(1,), transposed=False,
+                  output_padding=(0,), groups=1, bias=True, dtype="float32", **kw):
+    """A convolution_backward case; grad_output takes the forward's output shape."""
+    y = torch.ops.aten.convolution(torch.zeros(x.shape), torch.zeros(w.shape), None, list(stride),
+                                   list(padding), list(dilation), transposed,
+                                   list(output_padding), groups)
+    out_ch = w.shape[1] * groups if transposed else w.shape[0]
+    go = T(list(y.shape), dtype)
+    return case("aten::convolution_backward.out", go, x, w, [out_ch] if bias else None,
+                list(stride), list(padding), list(dilation), transposed, list(output_padding),
+                groups, [True, True, bias], **kw)
+
+
+def conv_backward_cases():
+    f = tol("float32")
+    out = []
+    for dt in FLOATS:
+        kw = dict(tol(dt))
+        if dt in ("float16", "bfloat16"):
+            kw["ref"] = via_float(torch.ops.aten.convolution_backward, DTYPES[dt])
+        out.append(conv_backward(T([1, 3, 4, 5], dt), T([2, 3, 3, 3], dt), stride=[1, 2],
+                                 padding=[1], dtype=dt, **kw))
+    out += [
+        conv_backward(T([1, 3, 5, 5]), T([4, 3, 3, 3]), **f),
+        conv_backward(T([2, 3, 4, 4], channels_last=True), T([4, 3, 3, 3], channels_last=True),
+                      padding=[1], **f),
+        conv_backward(T([1, 3, 7, 5]), T([4, 3, 3, 2]), stride=[2, 1], padding=[1, 0],
+                      dilation=[2, 1], bias=False, **f),
+        conv_backward(T([1, 6, 4, 4]), T([6, 1, 3, 3]), padding=[1], groups=6, name="depthwise", **f),
+        conv_backward(T([2, 8, 3, 3]), T([6, 4, 1, 1]), groups=2, name="pointwise", **f),
+        # Strides that skip input: those elements get no gradient.
+        conv_backward(T([1, 2, 6, 6]), T([3, 2, 2, 2]), stride=[3], **f),
+        conv_backward(T([0, 3, 5, 5]), T([4, 3, 3, 3])),
+        conv_backward(T([2, 4, 11]), T([4, 1, 5]), padding=[2], dilation=[2], groups=4, **f),
+        conv_backward(T([1, 2, 4, 5, 3]), T([2, 2, 3, 2, 2]), stride=[1, 2, 1], padding=[1, 1, 0], **f),
+        # Transposed.
+        conv_backward(T([1, 3, 4, 4]), T([3, 2, 3, 3]), stride=[2], padding=[1], transposed=True,
+                      output_padding=[1], **f),
+        conv_backward(T([1, 4, 3, 4]), T([4, 2, 3, 3]), stride=[2], padding=[1], transposed=True,
+                      output_padding=[1], groups=2, **f),
+        conv_backward(T([1, 4, 5, 3], channels_last=True), T([4, 3, 2, 2]), stride=[2, 1],
+                      transposed=True, bias=False, **f),
+        conv_backward(T([1, 4, 3, 3]), T([4, 1, 3, 3]), padding=[1], dilation=[2], transposed=True,
+                      groups=4, **f),
+        conv_backward(T([1, 3, 7]), T([3, 2, 3]), stride=[3], transposed=True, output_padding=[2], **f),
+        conv_backward(T([1, 2, 2, 3, 3]), T([2, 2, 2, 2, 2]), stride=[2], transposed=True, **f),
+    ]
+    return out
+
+
 def pool_cases():
     out = []
     for dt in ["float32", "float64", "bfloat16", "int64", "float16"]:
@@ -215,4 +266,4 @@ def dist_cases():
     return out
 
 
-CASES = mm_cases() + conv_cases() + pool_cases() + fold_cases() + dist_cases()
+CASES = mm_cases() + conv_cases() + conv_backward_cases() + pool_cases() + fold_cases() + dist_cases()

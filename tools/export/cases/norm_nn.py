@@ -6,7 +6,7 @@
 # reference is native_batch_norm.
 import torch
 
-from oplib import case, T
+from oplib import DTYPES_BY_NAME, case, T
 
 A = torch.ops.aten
 FLOATS = ["float32", "float64", "bfloat16"]
@@ -143,6 +143,42 @@ def group_norm_cases():
     return cases
 
 
+def group_norm_backward(shape, group, dt="float32", affine=True, cl=False, **kw):
+    n, c = shape[0], shape[1]
+    hxw = 1
+    for d in shape[2:]:
+        hxw *= d
+    return case("aten::native_group_norm_backward.out", T(shape, dt, channels_last=cl),
+                T(shape, dt, channels_last=cl), T([n, group], dt),
+                T([n, group], dt, low=0.5, high=2.0), T([c], dt) if affine else None, n, c, hxw,
+                group, [True, affine, affine], **kw)
+
+
+def contiguous_group_norm_backward(*args):
+    """torch 1.13's CPU group_norm_backward is wrong for channels-last
+    input (its dx, dweight and dbias differ from the same values stored
+    contiguously), so the reference gets contiguous copies."""
+    return A.native_group_norm_backward(
+        *[a.contiguous() if isinstance(a, torch.Tensor) else a for a in args])
+
+
+def group_norm_backward_cases():
+    cases = []
+    for dt in FLOATS + ["float16"]:
+        # torch rounds bfloat16 intermediates; the runtime computes in float.
+        ref = (half_via_float(A.native_group_norm_backward, DTYPES_BY_NAME[dt])
+               if dt in ("float16", "bfloat16") else None)
+        cases.append(group_norm_backward([2, 6, 4, 4], 3, dt, ref=ref, **tol(dt)))
+    for shape, g, affine, cl in [([2, 6, 4, 4], 2, True, True), ([2, 4], 4, True, False),
+                                 ([3, 8, 5], 1, False, False), ([0, 4, 3], 2, True, False),
+                                 ([2, 6, 3, 3], 6, True, True), ([1, 4, 2, 3, 2], 2, True, False),
+                                 ([2, 4, 0], 2, True, False)]:
+        cases.append(group_norm_backward(shape, g, affine=affine, cl=cl,
+                                         ref=contiguous_group_norm_backward if cl else None,
+                                         **tol("float32")))
+    return cases
+
+
 def upsample_cases():
     cases = []
     for dt in FLOATS + ["uint8", "float16"]:
@@ -222,6 +258,69 @@ def embedding_cases():
     return cases
 
 
+EMBEDDING_BAG_CHECKS = {
+    # ATen leaves bag_size (sum mode) and max_indices (sum, mean) uninitialized.
+    0: "values,values,shape,shape", 1: "values,values,values,shape", 2: "values"}
+
+
+def embedding_bag(weight, indices, offsets, mode, psw=None, include_last=False, padding_idx=-1,
+                  **kw):
+    idx = T([len(indices)], kw.pop("idt", "int64"), values=indices)
+    off = T([len(offsets)], kw.pop("odt", "int64"), values=offsets)
+    return case("aten::_embedding_bag.out", weight, idx, off, False, mode, False, psw,
+                include_last, padding_idx, check=EMBEDDING_BAG_CHECKS[mode], **kw)
+
+
+def embedding_bag_cases():
+    cases = []
+    idx = [1, 2, 4, 5, 4, 3, 2, 9, 0]
+    for dt in ["float32", "float64", "float16"]:
+        for mode in [0, 1, 2]:
+            # An empty bag; ATen's float max "fast path" leaves it unwritten, so not there.
+            offsets = [0, 3, 5, 7] if mode == 2 and dt != "float64" else [0, 3, 3, 7]
+            cases.append(embedding_bag(T([10, 5], dt), idx, offsets, mode, **tol(dt)))
+    for mode in [0, 1, 2]:
+        # padding_idx 4: skipped, and not counted in a bag's size; bag 2 is all padding.
+        cases.append(embedding_bag(T([10, 3]), [1, 4, 5, 4, 4, 2, 9], [0, 3, 4, 5], mode,
+                                   padding_idx=4, **tol("float32")))
+        cases.append(embedding_bag(T([10, 3]), idx, [0, 2, 5, 9], mode, include_last=True,
+                                   **tol("float32")))
+    for dt in ["float32", "float64"]:
+        cases.append(embedding_bag(T([10, 4], dt), idx, [0, 4, 6], 0, psw=T([9], dt), **tol(dt)))
+    cases.append(embedding_bag(T([10, 4]), idx, [0, 4, 6], 1, idt="int32", odt="int32"))
+    cases.append(embedding_bag(T([10, 4]), idx, [0, 4, 6], 2, idt="int32", odt="int64"))
+    cases.append(embedding_bag(T([10, 4]), [], [0, 0], 1))
+    cases.append(embedding_bag(T([6, 130]), [1, 5, 0, 2, 3], [0, 2], 1, **tol("float32")))
+    cases.append(embedding_bag(T([6, 3]), [1, 5, 0, 2, 3], [0, 2], 1, padding_idx=-3))
+    return cases
+
+
+def grid_sampler_cases():
+    cases = []
+    # Points up to 30% beyond [-1, 1] exercise every padding mode.
+    def grid(shape, dt="float32"):
+        return T(shape, dt, low=-1.3, high=1.3)
+    for interp in [0, 1, 2]:
+        for padding in [0, 1, 2]:
+            for align in [False, True]:
+                cases.append(case("aten::grid_sampler_2d.out", T([2, 3, 5, 6]), grid([2, 4, 3, 2]),
+                                  interp, padding, align, **tol("float32")))
+    cases.append(case("aten::grid_sampler_2d.out", T([1, 2, 4, 4], "float64"),
+                      grid([1, 3, 5, 2], "float64"), 0, 0, False))
+    cases.append(case("aten::grid_sampler_2d.out", T([1, 2, 4, 4], "float64"),
+                      grid([1, 3, 5, 2], "float64"), 2, 2, True))
+    for dt in ["float16", "bfloat16"]:
+        cases.append(case("aten::grid_sampler_2d.out", T([1, 2, 4, 4], dt), grid([1, 3, 5, 2], dt),
+                          0, 1, False, ref=half_via_float(A.grid_sampler_2d, DTYPES_BY_NAME[dt])))
+    cases.append(case("aten::grid_sampler_2d.out", T([2, 3, 5, 4], channels_last=True),
+                      grid([2, 2, 3, 2]), 0, 0, False, **tol("float32")))
+    cases.append(case("aten::grid_sampler_2d.out", T([1, 1, 1, 1]), grid([1, 2, 2, 2]), 2, 2, False,
+                      **tol("float32")))
+    cases.append(case("aten::grid_sampler_2d.out", T([0, 2, 3, 3]), grid([0, 2, 2, 2]), 0, 0, False))
+    cases.append(case("aten::grid_sampler_2d.out", T([1, 2, 3, 3]), grid([1, 0, 2, 2]), 1, 0, True))
+    return cases
+
+
 def backward_cases():
     cases = []
     for dt in FLOATS:
@@ -275,5 +374,6 @@ def backward_cases():
     return cases
 
 
-CASES = (batch_norm_cases() + layer_norm_cases() + group_norm_cases() + upsample_cases() +
+CASES = (batch_norm_cases() + layer_norm_cases() + group_norm_cases() + group_norm_backward_cases() +
+         embedding_bag_cases() + grid_sampler_cases() + upsample_cases() +
          shuffle_cases() + embedding_cases() + backward_cases())
