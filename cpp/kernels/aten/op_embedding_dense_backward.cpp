@@ -1,6 +1,9 @@
 // aten::embedding_dense_backward.out: out [num_weights, D] is the sum of the
 // grad_output rows of every position holding each index (none for
 // padding_idx), divided by the index's count with scale_grad_by_freq.
+// Integral and bool grads follow ATen's add with alpha = 1 / count: the
+// alpha is truncated to the integer type (so 0 once an index repeats), and
+// bool sums are a logical or.
 #include <cinttypes>
 
 #include "cpp/kernels/kernels.h"
@@ -38,7 +41,7 @@ Error embedding_dense_backward_out(KernelContext& ctx, KernelArgs& args) {
   TRI_ASSIGN_OR_RETURN(const int64_t padding_idx, args.int_value(3));
   TRI_ASSIGN_OR_RETURN(const bool scale, args.bool_value(4));
   TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(5));
-  TRI_TRY(check_dtype(grad->scalar_type(), kFloatHBTypes, "grad_output"));
+  TRI_TRY(check_dtype(grad->scalar_type(), kRealHBBoolTypes, "grad_output"));
   TRI_TRY(check_dtype(indices->scalar_type(), kIndexTypes, "indices"));
   TRI_TRY(check_same_dtype(*out, grad->scalar_type(), "out"));
   const int32_t rank = indices->dim();
@@ -92,10 +95,20 @@ Error embedding_dense_backward_out(KernelContext& ctx, KernelArgs& args) {
       div = static_cast<double>(c);
     }
     const char* grow = static_cast<const char*>(g.data) + offset_of(idx, g, k) * ges;
+    const bool integral = !dtype_in(g.type, kFloatHBTypes);
+    const int64_t alpha = g.type == ScalarType::Bool ? 1 : static_cast<int64_t>(1.0 / div);
     for (int64_t j = 0; j < dsize; ++j) {
       char* p = ob + (v * o.strides[0] + j * o.strides[1]) * ges;
-      const double gv = load_one<double>(g.type, grow + j * g.strides[rank] * ges);
-      store_one<double>(o.type, load_one<double>(o.type, p) + gv / div, p);
+      const char* q = grow + j * g.strides[rank] * ges;
+      if (integral) {
+        // Wraps in the integer type; any nonzero sum is true for Bool.
+        const uint64_t sum = static_cast<uint64_t>(load_one<int64_t>(o.type, p)) +
+                             static_cast<uint64_t>(load_one<int64_t>(g.type, q)) *
+                                 static_cast<uint64_t>(alpha);
+        store_one<int64_t>(o.type, static_cast<int64_t>(sum), p);
+      } else {
+        store_one<double>(o.type, load_one<double>(o.type, p) + load_one<double>(g.type, q) / div, p);
+      }
     }
   }
   return Error::Ok;

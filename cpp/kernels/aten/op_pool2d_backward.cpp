@@ -14,13 +14,14 @@ namespace tri {
 namespace kernels {
 namespace {
 
-// Checks self (3-D or 4-D, floating), grad_output (same dtype and rank, the
-// same leading dims) and sizes grad_input like self.
-Error check_pool_grad(const Tensor& grad, const Tensor& self, Tensor& gi) {
+// Checks self (3-D or 4-D, of a dtype in `types`), grad_output (same dtype
+// and rank, the same leading dims) and sizes grad_input like self.
+Error check_pool_grad(const Tensor& grad, const Tensor& self, Tensor& gi,
+                      uint32_t types = kFloatHBTypes) {
   const int32_t rank = self.dim();
   TRI_CHECK(rank == 3 || rank == 4, Error::InvalidArgument,
             "expected a 3D or 4D self, got rank %d", rank);
-  TRI_TRY(check_dtype(self.scalar_type(), kFloatHBTypes, "self"));
+  TRI_TRY(check_dtype(self.scalar_type(), types, "self"));
   TRI_TRY(check_same_dtype(grad, self.scalar_type(), "grad_output"));
   TRI_TRY(check_same_dtype(gi, self.scalar_type(), "grad_input"));
   TRI_CHECK(grad.dim() == rank, Error::InvalidArgument,
@@ -102,7 +103,9 @@ Error avg_pool2d_backward_grad_input(KernelContext&, KernelArgs& args) {
             "pad should be at most half of kernel size, got pad=(%" PRId64 ", %" PRId64 ")", ph, pw);
   TRI_CHECK(!divisor.has_value || divisor.value != 0, Error::InvalidArgument,
             "divisor must be not zero");
-  TRI_TRY(check_pool_grad(*grad, *self, *gi));
+  // ATen also has Long here: each window's share is an integer division.
+  TRI_TRY(check_pool_grad(*grad, *self, *gi, kFloatHBTypes | dtype_bit(ScalarType::Long)));
+  const bool integral = self->scalar_type() == ScalarType::Long;
   const Planes g = Planes::of(*grad);
   const Planes x = Planes::of(*gi);
   const int64_t oh_n = pooled(x.h, kh, ph, sh, 1, ceil_mode);
@@ -127,6 +130,12 @@ Error avg_pool2d_backward_grad_input(KernelContext&, KernelArgs& args) {
           const int64_t div = divisor.has_value ? divisor.value
                               : include_pad     ? pool_size
                                                 : (h1 - h0) * (w1 - w0);
+          if (integral) {
+            const int64_t v = load_one<int64_t>(g.type, g.at(n, c, oh, ow)) / div;
+            for (int64_t h = h0; h < h1; ++h)
+              for (int64_t w = w0; w < w1; ++w) x.add_int(n, c, h, w, v);
+            continue;
+          }
           const double v = g.get(n, c, oh, ow) / static_cast<double>(div);
           for (int64_t h = h0; h < h1; ++h)
             for (int64_t w = w0; w < w1; ++w) x.add(n, c, h, w, v);

@@ -45,6 +45,12 @@ struct Planes {
     char* p = at(in, ic, ih, iw);
     store_one<double>(type, load_one<double>(type, p) + v, p);
   }
+  // The same in int64 for integral dtypes, wrapping.
+  void add_int(int64_t in, int64_t ic, int64_t ih, int64_t iw, int64_t v) const {
+    char* p = at(in, ic, ih, iw);
+    const uint64_t sum = static_cast<uint64_t>(load_one<int64_t>(type, p)) + static_cast<uint64_t>(v);
+    store_one<int64_t>(type, static_cast<int64_t>(sum), p);
+  }
   // Zeros every element (any layout).
   void zero() const {
     for (int64_t a = 0; a < n; ++a)

@@ -122,6 +122,7 @@ CASES += [case("aten::div.out", T([2, 3], "bool"), T([2, 3], "bool")),
 CASES += scalar_cases("aten::div.Scalar_out", REAL, [3, -2.5, 0.0])
 CASES += [case("aten::div.Scalar_out", T([5, 7]), 1.5), case("aten::div.Scalar_out", T([0, 3]), 2),
           case("aten::div.Scalar_out", T([2, 3, 4, 5], channels_last=True), 0.5)]
+CASES += [case("aten::div.Scalar_out", T([2, 3], "bool"), s) for s in [2, 0.5]]
 for mode in [None, "trunc", "floor"]:
     CASES += per_dtype("aten::div.out_mode", REAL, make_other=positive, rounding_mode=mode)
     CASES += [case("aten::div.out_mode", T([2, 3], dt),
@@ -137,6 +138,12 @@ for mode in [None, "trunc", "floor"]:
               for dt in REAL for s in [3, -2]]
     CASES += [case("aten::div.Scalar_mode_out", T([2, 3], "int32"), 2.5, rounding_mode=mode),
               case("aten::div.Scalar_mode_out", T([0]), 2.5, rounding_mode=mode)]
+    # Bool promotes to float (true division) or to the scalar's type;
+    # ATen has no bool tensor-by-tensor trunc or floor division.
+    CASES += [case("aten::div.Scalar_mode_out", T([2, 3], "bool"), 2, rounding_mode=mode)]
+    if mode is None:
+        CASES += [case("aten::div.out_mode", T([2, 3], "bool"), T([2, 3], "bool", values=[1] * 6),
+                       rounding_mode=mode)]
 
 # pow: integer exponents kept small and non-negative for integers.
 CASES += [case("aten::pow.Tensor_Tensor_out", T([3, 4], dt, low=0.5, high=2.0) if dt in FLOATS
@@ -158,6 +165,8 @@ CASES += [case("aten::pow.Tensor_Scalar_out", T([2, 3], "int32", low=0, high=4),
 CASES += [case("aten::pow.Scalar_out", s, T([2, 3], dt, low=0, high=4))
           for dt in REAL for s in [2, 1.5]]
 CASES += [case("aten::pow.Scalar_out", 2, T([0, 3])), case("aten::pow.Scalar_out", 2.0, T([]))]
+CASES += [case("aten::pow.Tensor_Scalar_out", T([2, 3], "bool"), e) for e in [2, 0, 1.5]]
+CASES += [case("aten::pow.Scalar_out", s, T([2, 3], "bool")) for s in [3, 2.5]]
 
 # Comparisons: small integer-valued operands so that ties happen.
 for name in ["eq", "ne", "lt", "le", "gt", "ge"]:
@@ -234,7 +243,8 @@ for op in ["aten::fmod.Scalar_out", "aten::remainder.Scalar_out"]:
     CASES += scalar_cases(op, REAL, [3, -3, 2.5])
     CASES += [case(op, T([0, 3], "int32"), 2), case(op, T([]), -1.5),
               case(op, T([2, 3, 4, 5], channels_last=True), 0.75),
-              case(op, T([3], "uint8"), -1)]
+              case(op, T([3], "uint8"), -1), case(op, T([2, 3], "bool"), 2),
+              case(op, T([2, 3], "bool"), 1.5)]
 CASES += [case("aten::remainder.Scalar_Tensor_out", s, positive([2, 3], dt))
           for dt in REAL for s in [5, -2.5]]
 CASES += [case("aten::remainder.Scalar_Tensor_out", 3, T([2, 3], "int32", values=[-3, -2, 1, 2, 3, 5])),

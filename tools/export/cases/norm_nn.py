@@ -357,6 +357,18 @@ def backward_cases():
     cases.append(case("aten::max_pool2d_with_indices_backward.grad_input", T([3, 2, 2]),
                       T([3, 4, 4]), [2, 2], [2, 2], [0, 0], [1, 1], False,
                       T([3, 2, 2], "int64", low=0, high=16)))
+    # Integer grads: each window's share is an integer division (toward
+    # zero), and scale_grad_by_freq scales by the integer 1 / count.
+    for dt in ["int64"]:  # torch 1.13 has no Int kernel
+        cases.append(case("aten::avg_pool2d_backward.grad_input", T([1, 2, 3, 3], dt),
+                          T([1, 2, 5, 5], dt), [3, 3], [2, 2], [1, 1], False, True, None))
+        cases.append(case("aten::avg_pool2d_backward.grad_input", T([1, 2, 3, 3], dt),
+                          T([1, 2, 5, 5], dt), [2, 2], [2, 2], [0, 0], True, False, 3))
+    for dt in ["int64", "int8", "bool"]:
+        cases.append(case("aten::embedding_dense_backward.out", T([6, 3], dt),
+                          T([6], "int64", values=[1, 1, 0, 3, 1, 0]), 4, -1, False))
+    cases.append(case("aten::embedding_dense_backward.out", T([6, 3], "int64"),
+                      T([6], "int64", values=[1, 1, 0, 3, 1, 0]), 4, 3, True))
     for idt in ["int32", "int64"]:
         cases.append(case("aten::embedding_dense_backward.out", T([7, 4]),
                           T([7], idt, low=0, high=5), 5, -1, True))

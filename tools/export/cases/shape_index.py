@@ -240,6 +240,13 @@ for reduce in ["sum", "prod", "mean", "amax", "amin"]:
 CASES += [case("aten::scatter_reduce.two_out", T([3, 4], "float16"), 0, _perm, T([3, 4], "float16"), "amax"),
           case("aten::scatter_reduce.two_out", T([3, 4], "bfloat16"), 1, _perm, T([3, 4], "bfloat16"), "sum"),
           case("aten::scatter_reduce.two_out", T([3, 4], "uint8"), 0, _perm, T([3, 4], "uint8"), "amin")]
+CASES += [case("aten::scatter_reduce.two_out", T([3, 4], "int64"), 0, I([3, 4], 3), T([3, 4], "int64"),
+               reduce) for reduce in ["sum", "amax", "mean"]]
+# Bool: sum is logical or, prod logical and (ATen has no bool mean).
+CASES += [case("aten::scatter_add.out", T([3, 4], "bool"), 0, I([3, 4], 3), T([3, 4], "bool"))]
+CASES += [case("aten::scatter_reduce.two_out", T([3, 4], "bool"), 0, I([3, 4], 3), T([3, 4], "bool"),
+               reduce, include_self=inc)
+          for reduce in ["sum", "prod", "amax", "amin"] for inc in (True, False)]
 
 CASES += per_dtype("aten::select_scatter.out", lambda dt: (T([3, 4], dt), T([4], dt), 0, -1))
 CASES += [case("aten::select_scatter.out", T([3, 4]), T([3], "int32"), 1, 2),
@@ -300,7 +307,8 @@ CASES += [case("aten::arange.start_out", -1.0, 1.0, 0.25), case("aten::arange.st
 
 CASES += [case("aten::copy.out", T([2, 3], a), T([3], b)) for a, b in
           [("float32", "float32"), ("int32", "float32"), ("float64", "float16"), ("bool", "int64"),
-           ("uint8", "int8"), ("bfloat16", "float32"), ("int64", "bool"), ("float16", "int32")]]
+           ("uint8", "int8"), ("bfloat16", "float32"), ("int64", "bool"), ("float16", "int32"),
+           ("int64", "int64"), ("bool", "bool")]]
 CASES += [case("aten::copy.out", T([2, 3]), T([])),
           case("aten::copy.out", T([0, 3]), T([3])),
           case("aten::copy.out", T([2, 3, 4, 5], channels_last=True), T([2, 3, 4, 5])),

@@ -192,6 +192,8 @@ CASES += [
     case("aten::clamp.Tensor_out", T([2, 3]), T([2, 3]), T([2, 3])),
     case("aten::clamp.Tensor_out", T([4, 1, 3]), T([2, 1]), T([3])),
     case("aten::clamp.Tensor_out", T([2, 3]), None, T([])),
+    case("aten::clamp.Tensor_out", T([2, 3], "int64"), T([3], "int64"), T([2, 1], "int64")),
+    case("aten::clamp.Tensor_out", T([2, 3], "int8"), None, T([3], "int8")),
     case("aten::clamp.Tensor_out", T([2, 3]), T([3])),
     case("aten::clamp.Tensor_out", T([2, 3, 4, 5], channels_last=True), T([3, 1, 1]), T([5])),
     case("aten::clamp.Tensor_out", T([0, 3]), T([3]), T([3])),
