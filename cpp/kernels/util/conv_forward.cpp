@@ -58,6 +58,13 @@ Error too_small(int64_t bytes) {
   return Error::Ok;
 }
 
+// Whether the three spatial dims (element strides st[2..4] of a 5-dim
+// [N, C, D, H, W] layout) are row-major, so position l is element l.
+bool spatially_contiguous(const int64_t* st, const int64_t* sizes) {
+  return (sizes[2] == 1 || st[4] == 1) && (sizes[1] == 1 || st[3] == sizes[2]) &&
+         (sizes[0] == 1 || st[2] == sizes[1] * sizes[2]);
+}
+
 template <typename G>
 Error run(KernelContext& ctx, const ConvProblem& p) {
   const WindowGeom& g = p.g;
@@ -120,6 +127,16 @@ Error run(KernelContext& ctx, const ConvProblem& p) {
     in_st[1] = in_sp[0] * in_st[2];
     in_st[0] = p.in_ch * in_st[1];
   }
+  // Plain convolution skips copies where the layout allows: a 1x1 window
+  // with stride 1 and no padding reads its columns straight from a
+  // spatially contiguous input (they are the image rows), and a spatially
+  // contiguous out of the compute type takes the gemm's rows in place.
+  const bool direct_b = !p.transposed && g.taps() == 1 && g.s[0] == 1 && g.s[1] == 1 &&
+                        g.s[2] == 1 && g.p[0] == 0 && g.p[1] == 0 && g.p[2] == 0 &&
+                        spatially_contiguous(in_st, g.img);
+  const bool direct_c = !p.transposed && p.out->scalar_type() == dtype_of<G>() &&
+                        spatially_contiguous(p.out_st, g.grid);
+  G* out_data = static_cast<G*>(p.out->mutable_data());
   // The input's own positions as a trivial window grid (transposed B gather).
   WindowGeom flat;
   for (int i = 0; i < 3; ++i) flat.img[i] = flat.grid[i] = g.grid[i];
@@ -135,11 +152,21 @@ Error run(KernelContext& ctx, const ConvProblem& p) {
       for (int64_t l0 = 0; l0 < positions; l0 += lc) {
         const int64_t len = positions - l0 < lc ? positions - l0 : lc;
         if (!p.transposed) {
-          im2col_chunk<G>(img, in_st + 1, g, icg, l0, len, bcols);
-          gemm_blocked<G>(ocg, len, icg * ks, MatView<G>{w + gr * ocg * icg * ks, icg * ks, 1},
-                          MatView<G>{bcols, len, 1}, ccols, len);
+          if (!direct_b) im2col_chunk<G>(img, in_st + 1, g, icg, l0, len, bcols);
+          const MatView<G> b = direct_b ? MatView<G>{img + l0, in_st[1], 1} : MatView<G>{bcols, len, 1};
+          G* c0 = direct_c ? out_data + n * p.out_st[0] + gr * ocg * p.out_st[1] + l0 : ccols;
+          const int64_t ldc = direct_c ? p.out_st[1] : len;
+          gemm_blocked<G>(ocg, len, icg * ks, MatView<G>{w + gr * ocg * icg * ks, icg * ks, 1}, b, c0,
+                          ldc);
           for (int64_t c = 0; c < ocg; ++c) {
-            store_positions<G>(p, ccols + c * len, len, l0, n, gr * ocg + c, bias, g);
+            if (!direct_c) {
+              store_positions<G>(p, ccols + c * len, len, l0, n, gr * ocg + c, bias, g);
+              continue;
+            }
+            const G bc = bias[gr * ocg + c];
+            if (bc == G(0)) continue;
+            G* row = c0 + c * ldc;
+            for (int64_t j = 0; j < len; ++j) row[j] += bc;
           }
         } else {
           im2col_chunk<G>(img, in_st + 1, flat, icg, l0, len, bcols);

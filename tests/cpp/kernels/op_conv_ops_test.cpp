@@ -371,6 +371,40 @@ TEST_F(ConvOps, DepthwiseVectorPathsMatchScalar) {
 namespace tri::testing {
 namespace {
 
+// Convolution in chunks of window positions (a small temp) equals one chunk,
+// for the paths that read the input in place (1x1) and write out in place,
+// and for the weight gradient.
+TEST_F(ConvOps, ChunkedMatchesWhole) {
+  Tensor* x = tf.make(ST::Float, {2, 8, 9, 7}, seq(2 * 8 * 63, 0.37));
+  Tensor* bias = tf.make(ST::Float, {5}, {0.5, -1, 0, 2, 0.25});
+  for (SizesType k : {1, 3}) {
+    Tensor* w = tf.make(ST::Float, {5, 8, k, k}, seq(static_cast<size_t>(40 * k * k), 0.53));
+    const SizesType o = k == 1 ? 9 : 7;
+    const SizesType ow = k == 1 ? 7 : 5;
+    Tensor* whole = tf.zeros(ST::Float, {2, 5, o, ow});
+    Tensor* chunked = tf.zeros(ST::Float, {2, 5, o, ow});
+    ASSERT_EQ(conv(x, w, bias, {1}, {0}, {1}, false, {0}, 1, whole), Error::Ok);
+    temp_ = MemoryAllocator(temp_buffer_.data(), k == 1 ? 900 : 2500);
+    ASSERT_EQ(conv(x, w, bias, {1}, {0}, {1}, false, {0}, 1, chunked), Error::Ok) << last_error_message();
+    EXPECT_VALUES(chunked, TensorFactory::values(*whole), 1e-5) << "k=" << k;
+    // The weight gradient, with grad_output = whole.
+    Tensor* dw_whole = tf.zeros(ST::Float, {5, 8, k, k});
+    Tensor* dw_chunked = tf.zeros(ST::Float, {5, 8, k, k});
+    for (Tensor* dw : {dw_whole, dw_chunked}) {
+      temp_ = MemoryAllocator(temp_buffer_.data(), dw == dw_whole ? temp_buffer_.size() : 2500);
+      Tensor* unused = tf.zeros(ST::Float, {1});
+      ASSERT_EQ(call("aten::convolution_backward.out",
+                     {t(whole), t(x), t(w), none(), il({1}), il({0}), il({1}), b(false), il({0}), i(1),
+                      tf.bool_list({false, true, false}), t(unused), t(dw), t(unused),
+                      tf.tensor_list({unused, dw, unused})}),
+                Error::Ok)
+          << last_error_message();
+    }
+    EXPECT_VALUES(dw_chunked, TensorFactory::values(*dw_whole), 1e-4) << "k=" << k;
+    temp_ = MemoryAllocator(temp_buffer_.data(), temp_buffer_.size());
+  }
+}
+
 // The channels-last pooling vector path (emulated natively) equals the scalar loop,
 // max indices included.
 TEST_F(ConvOps, PoolChannelsLastVectorMatchesScalar) {
