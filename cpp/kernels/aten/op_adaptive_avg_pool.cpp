@@ -29,13 +29,7 @@ Error adaptive_avg_pool(KernelArgs& args, int32_t nsp) {
               size[i]);
     p.g.grid[3 - nsp + i] = size[i];
   }
-  int64_t shape[5];
-  const int32_t rank = pool_out_shape(*self, nsp, p.g, shape);
-  TRI_TRY(resize_out(*out, Span<const int64_t>(shape, rank)));
-  p.in = self;
-  p.out = out;
-  run_pool(p, nsp);
-  return Error::Ok;
+  return pool_into(p, *self, *out, nullptr, nsp);
 }
 
 }  // namespace

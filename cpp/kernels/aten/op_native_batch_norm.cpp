@@ -141,27 +141,32 @@ Error read_tail(KernelArgs& args, size_t i, BatchNorm* bn) {
   return Error::Ok;
 }
 
+// [input, weight?, bias?, running_mean, running_var, training?, momentum,
+// eps, outs...]: native_batch_norm.out (its running stats may be None),
+// _native_batch_norm_legit.out and, without `training`, its no_training
+// overload.
+Error read_with_stats(KernelArgs& args, bool stats_optional, bool has_training, BatchNorm* bn) {
+  TRI_TRY(read_common(args, bn));
+  TRI_ASSIGN_OR_RETURN(bn->running_mean, stats_optional ? args.optional_tensor(3) : args.tensor(3));
+  TRI_ASSIGN_OR_RETURN(bn->running_var, stats_optional ? args.optional_tensor(4) : args.tensor(4));
+  bn->training = false;
+  if (has_training) {
+    TRI_ASSIGN_OR_RETURN(bn->training, args.bool_value(5));
+  }
+  return read_tail(args, has_training ? 6 : 5, bn);
+}
+
 }  // namespace
 
-// native_batch_norm.out and _native_batch_norm_legit.out share the layout;
-// the former's running stats may be None.
 Error native_batch_norm_out(KernelContext& ctx, KernelArgs& args) {
   BatchNorm bn{};
-  TRI_TRY(read_common(args, &bn));
-  TRI_ASSIGN_OR_RETURN(bn.running_mean, args.optional_tensor(3));
-  TRI_ASSIGN_OR_RETURN(bn.running_var, args.optional_tensor(4));
-  TRI_ASSIGN_OR_RETURN(bn.training, args.bool_value(5));
-  TRI_TRY(read_tail(args, 6, &bn));
+  TRI_TRY(read_with_stats(args, true, true, &bn));
   return batch_norm(ctx, bn);
 }
 
 Error native_batch_norm_legit_out(KernelContext& ctx, KernelArgs& args) {
   BatchNorm bn{};
-  TRI_TRY(read_common(args, &bn));
-  TRI_ASSIGN_OR_RETURN(bn.running_mean, args.tensor(3));
-  TRI_ASSIGN_OR_RETURN(bn.running_var, args.tensor(4));
-  TRI_ASSIGN_OR_RETURN(bn.training, args.bool_value(5));
-  TRI_TRY(read_tail(args, 6, &bn));
+  TRI_TRY(read_with_stats(args, false, true, &bn));
   return batch_norm(ctx, bn);
 }
 
@@ -175,11 +180,7 @@ Error native_batch_norm_legit_no_stats_out(KernelContext& ctx, KernelArgs& args)
 
 Error native_batch_norm_legit_no_training_out(KernelContext& ctx, KernelArgs& args) {
   BatchNorm bn{};
-  TRI_TRY(read_common(args, &bn));
-  TRI_ASSIGN_OR_RETURN(bn.running_mean, args.tensor(3));
-  TRI_ASSIGN_OR_RETURN(bn.running_var, args.tensor(4));
-  bn.training = false;
-  TRI_TRY(read_tail(args, 5, &bn));
+  TRI_TRY(read_with_stats(args, false, false, &bn));
   return batch_norm(ctx, bn);
 }
 

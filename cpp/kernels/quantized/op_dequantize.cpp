@@ -51,41 +51,28 @@ Error read_tail(const KernelArgs& args, size_t full, Optional<ScalarType>* out_d
   return Error::Ok;
 }
 
+Error dequantize_scalar_params(KernelArgs& args, bool as_tensors) {
+  Optional<ScalarType> out_dtype;
+  Tensor* out = nullptr;
+  TRI_TRY(read_tail(args, 9, &out_dtype, &out));
+  PerTensorArgs a;
+  TRI_TRY(read_per_tensor_args(args, as_tensors, &a));
+  const QuantRange& r = a.range;
+  return dequantize_tensor(*a.input, a.scale, a.zero_point, r.qmin, r.qmax, r.dtype, out_dtype,
+                           *out);
+}
+
 }  // namespace
 
 // (Tensor input, float scale, int zero_point, int quant_min, int quant_max,
-//  ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!) out)
+//  ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!) out); the
+//  .tensor overload takes scale and zero_point as one-element tensors.
 Error dequantize_per_tensor_out(KernelContext&, KernelArgs& args) {
-  Optional<ScalarType> out_dtype;
-  Tensor* out = nullptr;
-  TRI_TRY(read_tail(args, 9, &out_dtype, &out));
-  TRI_ASSIGN_OR_RETURN(Tensor* in, args.tensor(0));
-  TRI_ASSIGN_OR_RETURN(const double scale, args.double_value(1));
-  TRI_ASSIGN_OR_RETURN(const int64_t zero_point, args.int_value(2));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmin, args.int_value(3));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmax, args.int_value(4));
-  TRI_ASSIGN_OR_RETURN(const ScalarType dtype, scalar_type_arg(args, 5, "dtype"));
-  return dequantize_tensor(*in, scale, zero_point, qmin, qmax, dtype, out_dtype, *out);
+  return dequantize_scalar_params(args, false);
 }
 
-// (Tensor input, Tensor scale, Tensor zero_point, int quant_min,
-//  int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None,
-//  Tensor(a!) out)
 Error dequantize_per_tensor_tensor_out(KernelContext&, KernelArgs& args) {
-  Optional<ScalarType> out_dtype;
-  Tensor* out = nullptr;
-  TRI_TRY(read_tail(args, 9, &out_dtype, &out));
-  TRI_ASSIGN_OR_RETURN(Tensor* in, args.tensor(0));
-  TRI_ASSIGN_OR_RETURN(Tensor* scale_t, args.tensor(1));
-  TRI_ASSIGN_OR_RETURN(Tensor* zp_t, args.tensor(2));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmin, args.int_value(3));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmax, args.int_value(4));
-  TRI_ASSIGN_OR_RETURN(const ScalarType dtype, scalar_type_arg(args, 5, "dtype"));
-  double scale = 0;
-  int64_t zero_point = 0;
-  TRI_TRY(scalar_param(*scale_t, true, "scale", &scale, nullptr));
-  TRI_TRY(scalar_param(*zp_t, false, "zero_point", nullptr, &zero_point));
-  return dequantize_tensor(*in, scale, zero_point, qmin, qmax, dtype, out_dtype, *out);
+  return dequantize_scalar_params(args, true);
 }
 
 // (Tensor input, Tensor scales, Tensor? zero_points, int axis, int quant_min,
@@ -99,9 +86,8 @@ Error dequantize_per_channel_out(KernelContext&, KernelArgs& args) {
   TRI_ASSIGN_OR_RETURN(Tensor* scales, args.tensor(1));
   TRI_ASSIGN_OR_RETURN(Tensor* zps, args.optional_tensor(2));
   TRI_ASSIGN_OR_RETURN(const int64_t axis, args.int_value(3));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmin, args.int_value(4));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmax, args.int_value(5));
-  TRI_ASSIGN_OR_RETURN(const ScalarType dtype, scalar_type_arg(args, 6, "dtype"));
+  QuantRange r;
+  TRI_TRY(read_quant_range(args, 4, &r));
   TRI_CHECK(in->dim() >= 1, Error::InvalidArgument,
             "input: per-channel dequantization needs at least one dim, got a 0-dim tensor");
   int32_t ax = 0;
@@ -112,7 +98,7 @@ Error dequantize_per_channel_out(KernelContext&, KernelArgs& args) {
   if (zps != nullptr) {
     TRI_TRY(channel_param_view(*zps, iv, ax, kIntTypes, "zero_points", &zv));
   }
-  TRI_TRY(check_dequantize(*in, qmin, qmax, dtype, out_dtype, *out));
+  TRI_TRY(check_dequantize(*in, r.qmin, r.qmax, r.dtype, out_dtype, *out));
   dequantize_affine(iv, TensorView::of(*out), sv, zps != nullptr ? &zv : nullptr);
   return Error::Ok;
 }
@@ -124,16 +110,15 @@ Error dequantize_per_token_out(KernelContext&, KernelArgs& args) {
   TRI_ASSIGN_OR_RETURN(Tensor* in, args.tensor(0));
   TRI_ASSIGN_OR_RETURN(Tensor* scales, args.tensor(1));
   TRI_ASSIGN_OR_RETURN(Tensor* zps, args.tensor(2));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmin, args.int_value(3));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmax, args.int_value(4));
-  TRI_ASSIGN_OR_RETURN(const ScalarType dtype, scalar_type_arg(args, 5, "dtype"));
+  QuantRange r;
+  TRI_TRY(read_quant_range(args, 3, &r));
   TRI_ASSIGN_OR_RETURN(const ScalarType output_dtype, scalar_type_arg(args, 6, "output_dtype"));
   TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(7));
   const TensorView iv = TensorView::of(*in);
   TensorView sv, zv;
   TRI_TRY(token_param_view(*scales, iv, kScaleTypes, "scales", &sv));
   TRI_TRY(token_param_view(*zps, iv, kIntTypes, "zero_points", &zv));
-  TRI_TRY(check_dequantize(*in, qmin, qmax, dtype, Optional<ScalarType>{true, output_dtype},
+  TRI_TRY(check_dequantize(*in, r.qmin, r.qmax, r.dtype, Optional<ScalarType>{true, output_dtype},
                            *out));
   dequantize_affine(iv, TensorView::of(*out), sv, &zv);
   return Error::Ok;

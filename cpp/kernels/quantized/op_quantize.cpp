@@ -57,36 +57,25 @@ Error quantize_with_views(const Tensor& in, const Tensor& scales, const TensorVi
   return Error::Ok;
 }
 
+Error quantize_scalar_params(KernelArgs& args, bool as_tensors) {
+  PerTensorArgs a;
+  TRI_TRY(read_per_tensor_args(args, as_tensors, &a));
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(6));
+  const QuantRange& r = a.range;
+  return quantize_tensor(*a.input, a.scale, a.zero_point, r.qmin, r.qmax, r.dtype, *out);
+}
+
 }  // namespace
 
 // (Tensor input, float scale, int zero_point, int quant_min, int quant_max,
-//  ScalarType dtype, *, Tensor(a!) out)
+//  ScalarType dtype, *, Tensor(a!) out); the .tensor overload takes scale
+//  and zero_point as one-element tensors.
 Error quantize_per_tensor_out(KernelContext&, KernelArgs& args) {
-  TRI_ASSIGN_OR_RETURN(Tensor* in, args.tensor(0));
-  TRI_ASSIGN_OR_RETURN(const double scale, args.double_value(1));
-  TRI_ASSIGN_OR_RETURN(const int64_t zero_point, args.int_value(2));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmin, args.int_value(3));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmax, args.int_value(4));
-  TRI_ASSIGN_OR_RETURN(const ScalarType dtype, scalar_type_arg(args, 5, "dtype"));
-  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(6));
-  return quantize_tensor(*in, scale, zero_point, qmin, qmax, dtype, *out);
+  return quantize_scalar_params(args, false);
 }
 
-// (Tensor input, Tensor scale, Tensor zero_point, int quant_min,
-//  int quant_max, ScalarType dtype, *, Tensor(a!) out)
 Error quantize_per_tensor_tensor_out(KernelContext&, KernelArgs& args) {
-  TRI_ASSIGN_OR_RETURN(Tensor* in, args.tensor(0));
-  TRI_ASSIGN_OR_RETURN(Tensor* scale_t, args.tensor(1));
-  TRI_ASSIGN_OR_RETURN(Tensor* zp_t, args.tensor(2));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmin, args.int_value(3));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmax, args.int_value(4));
-  TRI_ASSIGN_OR_RETURN(const ScalarType dtype, scalar_type_arg(args, 5, "dtype"));
-  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(6));
-  double scale = 0;
-  int64_t zero_point = 0;
-  TRI_TRY(scalar_param(*scale_t, true, "scale", &scale, nullptr));
-  TRI_TRY(scalar_param(*zp_t, false, "zero_point", nullptr, &zero_point));
-  return quantize_tensor(*in, scale, zero_point, qmin, qmax, dtype, *out);
+  return quantize_scalar_params(args, true);
 }
 
 // (Tensor input, Tensor scales, Tensor zero_points, int axis, int quant_min,
@@ -96,11 +85,10 @@ Error quantize_per_channel_out(KernelContext&, KernelArgs& args) {
   TRI_ASSIGN_OR_RETURN(Tensor* scales, args.tensor(1));
   TRI_ASSIGN_OR_RETURN(Tensor* zps, args.tensor(2));
   TRI_ASSIGN_OR_RETURN(const int64_t axis, args.int_value(3));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmin, args.int_value(4));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmax, args.int_value(5));
-  TRI_ASSIGN_OR_RETURN(const ScalarType dtype, scalar_type_arg(args, 6, "dtype"));
+  QuantRange r;
+  TRI_TRY(read_quant_range(args, 4, &r));
   TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(7));
-  TRI_TRY(check_quantize(*in, qmin, qmax, dtype, *out));
+  TRI_TRY(check_quantize(*in, r.qmin, r.qmax, r.dtype, *out));
   TRI_CHECK(in->dim() >= 1, Error::InvalidArgument,
             "input: per-channel quantization needs at least one dim, got a 0-dim tensor");
   int32_t ax = 0;
@@ -109,7 +97,7 @@ Error quantize_per_channel_out(KernelContext&, KernelArgs& args) {
   TensorView sv, zv;
   TRI_TRY(channel_param_view(*scales, iv, ax, kScaleTypes, "scales", &sv));
   TRI_TRY(channel_param_view(*zps, iv, ax, kIntTypes, "zero_points", &zv));
-  return quantize_with_views(*in, *scales, sv, zv, false, qmin, qmax, *out);
+  return quantize_with_views(*in, *scales, sv, zv, false, r.qmin, r.qmax, *out);
 }
 
 // (Tensor input, Tensor scales, Tensor zero_points, int quant_min,
@@ -118,16 +106,15 @@ Error quantize_per_token_out(KernelContext&, KernelArgs& args) {
   TRI_ASSIGN_OR_RETURN(Tensor* in, args.tensor(0));
   TRI_ASSIGN_OR_RETURN(Tensor* scales, args.tensor(1));
   TRI_ASSIGN_OR_RETURN(Tensor* zps, args.tensor(2));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmin, args.int_value(3));
-  TRI_ASSIGN_OR_RETURN(const int64_t qmax, args.int_value(4));
-  TRI_ASSIGN_OR_RETURN(const ScalarType dtype, scalar_type_arg(args, 5, "dtype"));
+  QuantRange r;
+  TRI_TRY(read_quant_range(args, 3, &r));
   TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(6));
-  TRI_TRY(check_quantize(*in, qmin, qmax, dtype, *out));
+  TRI_TRY(check_quantize(*in, r.qmin, r.qmax, r.dtype, *out));
   const TensorView iv = TensorView::of(*in);
   TensorView sv, zv;
   TRI_TRY(token_param_view(*scales, iv, kScaleTypes, "scales", &sv));
   TRI_TRY(token_param_view(*zps, iv, kIntTypes, "zero_points", &zv));
-  return quantize_with_views(*in, *scales, sv, zv, true, qmin, qmax, *out);
+  return quantize_with_views(*in, *scales, sv, zv, true, r.qmin, r.qmax, *out);
 }
 
 }  // namespace kernels

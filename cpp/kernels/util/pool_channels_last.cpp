@@ -7,27 +7,13 @@
 namespace tri {
 namespace {
 
-struct Dim {
-  int64_t b, e, full;
-};
-
-Dim dim_window(const PoolProblem& p, int i, int64_t o) {
-  const WindowGeom& g = p.g;
-  if (p.kind == PoolKind::AdaptiveAvg) {
-    const int64_t b = (o * g.img[i]) / g.grid[i];
-    const int64_t e = ((o + 1) * g.img[i] + g.grid[i] - 1) / g.grid[i];
-    return {b, e, e - b};
-  }
-  const int64_t b = o * g.s[i] - g.p[i];
-  if (p.kind == PoolKind::Avg) {
-    int64_t e = b + g.k[i];
-    if (e > g.img[i] + g.p[i]) e = g.img[i] + g.p[i];
-    return {b < 0 ? 0 : b, e > g.img[i] ? g.img[i] : e, e - b};
-  }
-  int64_t s = b;
-  while (s < 0) s += g.d[i];
-  const int64_t e = b + (g.k[i] - 1) * g.d[i] + 1;
-  return {s, e < g.img[i] ? e : g.img[i], 0};
+// A max window starts at its first tap inside the input and ends inside it.
+PoolSpan dim_window(const PoolProblem& p, int i, int64_t o) {
+  PoolSpan w = pool_window_span(p, i, o);
+  if (p.kind != PoolKind::Max) return w;
+  while (w.b < 0) w.b += p.g.d[i];
+  if (w.e > p.g.img[i]) w.e = p.g.img[i];
+  return w;
 }
 
 struct Row {
@@ -42,13 +28,13 @@ struct Row {
 // at a time through the same lanes with a padded copy).
 void pool_row(const PoolProblem& p, const Row& r, int64_t od, int64_t oh) {
   const WindowGeom& g = p.g;
-  const Dim wd = dim_window(p, 0, od);
-  const Dim wh = dim_window(p, 1, oh);
+  const PoolSpan wd = dim_window(p, 0, od);
+  const PoolSpan wh = dim_window(p, 1, oh);
   const int64_t step_d = p.kind == PoolKind::Max ? g.d[0] : 1;
   const int64_t step_h = p.kind == PoolKind::Max ? g.d[1] : 1;
   const int64_t step_w = p.kind == PoolKind::Max ? g.d[2] : 1;
   for (int64_t ow = 0; ow < g.grid[2]; ++ow) {
-    const Dim ww = dim_window(p, 2, ow);
+    const PoolSpan ww = dim_window(p, 2, ow);
     float* dst = r.out + od * r.ost[0] + oh * r.ost[1] + ow * r.ost[2];
     int64_t* idst = r.idx != nullptr ? r.idx + od * r.xst[0] + oh * r.xst[1] + ow * r.xst[2] : nullptr;
     const int64_t count = (wd.e - wd.b) * (wh.e - wh.b) * (ww.e - ww.b);

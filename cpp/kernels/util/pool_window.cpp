@@ -1,10 +1,12 @@
 #include "cpp/kernels/util/pool_window.h"
 
+#include <cinttypes>
 #include <limits>
 #include <type_traits>
 
 #include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/pool_channels_last.h"
+#include "cpp/kernels/util/resize.h"
 #include "cpp/kernels/util/simd.h"
 
 namespace tri {
@@ -51,27 +53,6 @@ struct Plane {
   int64_t xst[3];  // index strides (elements)
 };
 
-// One window's [begin, end) along dim i, and its ATen pool size bound.
-struct Span1 {
-  int64_t b, e, full;
-};
-
-inline Span1 window(const PoolProblem& p, int i, int64_t o) {
-  const WindowGeom& g = p.g;
-  if (p.kind == PoolKind::AdaptiveAvg) {
-    const int64_t b = (o * g.img[i]) / g.grid[i];
-    const int64_t e = ((o + 1) * g.img[i] + g.grid[i] - 1) / g.grid[i];
-    return {b, e, e - b};
-  }
-  const int64_t b = o * g.s[i] - g.p[i];
-  if (p.kind == PoolKind::Avg) {
-    int64_t e = b + g.k[i];
-    if (e > g.img[i] + g.p[i]) e = g.img[i] + g.p[i];
-    const int64_t full = e - b;
-    return {b < 0 ? 0 : b, e > g.img[i] ? g.img[i] : e, full};
-  }
-  return {b, b + (g.k[i] - 1) * g.d[i] + 1, 0};  // Max: dilated, clipped by the caller
-}
 
 // Integer sums wrap (no UB); integer division truncates like ATen's.
 template <typename A>
@@ -97,11 +78,11 @@ void pool_plane(const PoolProblem& p, const Elem<C>& el, C init, const Plane& pl
   const WindowGeom& g = p.g;
   using Acc = typename std::conditional<std::is_same<C, float>::value, float, C>::type;
   for (int64_t od = 0; od < g.grid[0]; ++od) {
-    const Span1 wd = window(p, 0, od);
+    const PoolSpan wd = pool_window_span(p, 0, od);
     for (int64_t oh = 0; oh < g.grid[1]; ++oh) {
-      const Span1 wh = window(p, 1, oh);
+      const PoolSpan wh = pool_window_span(p, 1, oh);
       for (int64_t ow = 0; ow < g.grid[2]; ++ow) {
-        const Span1 ww = window(p, 2, ow);
+        const PoolSpan ww = pool_window_span(p, 2, ow);
         char* dst = pl.out + od * pl.ost[0] + oh * pl.ost[1] + ow * pl.ost[2];
         if (p.kind == PoolKind::Max) {
           int64_t b[3] = {wd.b, wh.b, ww.b};
@@ -225,6 +206,59 @@ void run_pool(const PoolProblem& p, int32_t nsp, bool vector) {
     case ComputeKind::Double: return pool_all<double>(p, nsp);
     default: return pool_all<int64_t>(p, nsp);
   }
+}
+
+PoolSpan pool_window_span(const PoolProblem& p, int i, int64_t o) {
+  const WindowGeom& g = p.g;
+  if (p.kind == PoolKind::AdaptiveAvg) {
+    const int64_t b = (o * g.img[i]) / g.grid[i];
+    const int64_t e = ((o + 1) * g.img[i] + g.grid[i] - 1) / g.grid[i];
+    return {b, e, e - b};
+  }
+  const int64_t b = o * g.s[i] - g.p[i];
+  if (p.kind == PoolKind::Avg) {
+    int64_t e = b + g.k[i];
+    if (e > g.img[i] + g.p[i]) e = g.img[i] + g.p[i];
+    const int64_t full = e - b;
+    return {b < 0 ? 0 : b, e > g.img[i] ? g.img[i] : e, full};
+  }
+  return {b, b + (g.k[i] - 1) * g.d[i] + 1, 0};  // Max: dilated, clipped by the caller
+}
+
+Error read_pool_window(KernelArgs& args, size_t i, int32_t nsp, bool dilation, WindowGeom& g) {
+  TRI_TRY(read_window_param(args, i, "kernel_size", nsp, nullptr, 1, g.k));
+  TRI_TRY(read_window_param(args, i + 1, "stride", nsp, g.k, 1, g.s));
+  TRI_TRY(read_window_param(args, i + 2, "padding", nsp, nullptr, 0, g.p));
+  if (dilation) TRI_TRY(read_window_param(args, i + 3, "dilation", nsp, nullptr, 1, g.d));
+  return Error::Ok;
+}
+
+Error plan_pool_grid(int32_t nsp, bool ceil_mode, WindowGeom& g) {
+  for (int i = 3 - nsp; i < 3; ++i) {
+    TRI_CHECK(g.p[i] <= g.k[i] / 2, Error::InvalidArgument,
+              "pad should be at most half of kernel size, but got pad=%" PRId64
+              " and kernel_size=%" PRId64,
+              g.p[i], g.k[i]);
+    g.grid[i] = window_count(g.img[i], g.k[i], g.p[i], g.s[i], g.d[i], ceil_mode);
+    TRI_CHECK(g.grid[i] >= 1, Error::InvalidArgument,
+              "input size %" PRId64 " gives output size %" PRId64 ", which is too small",
+              g.img[i], g.grid[i]);
+  }
+  return Error::Ok;
+}
+
+Error pool_into(PoolProblem& p, Tensor& self, Tensor& out, Tensor* indices, int32_t nsp) {
+  int64_t shape[5];
+  const int32_t rank = pool_out_shape(self, nsp, p.g, shape);
+  TRI_TRY(resize_out(out, Span<const int64_t>(shape, rank)));
+  if (indices != nullptr) {
+    TRI_TRY(resize_out(*indices, Span<const int64_t>(shape, rank), "indices"));
+  }
+  p.in = &self;
+  p.out = &out;
+  p.indices = indices;
+  run_pool(p, nsp);
+  return Error::Ok;
 }
 
 }  // namespace tri

@@ -34,6 +34,26 @@ int32_t pool_out_shape(const Tensor& in, int32_t nsp, const WindowGeom& g, int64
 // (batch and channels may be 0); reads the spatial sizes into g.img.
 Error check_pool_input(const Tensor& in, int32_t nsp, WindowGeom& g);
 
+// Window o's [b, e) along dim i (0..2) and, for average pooling, ATen's
+// pool size (the window clipped to the padded input). Avg and adaptive
+// spans lie inside the input; a max span is the dilated window, unclipped.
+struct PoolSpan {
+  int64_t b, e, full;
+};
+PoolSpan pool_window_span(const PoolProblem& p, int i, int64_t o);
+
+// Reads kernel_size, stride (empty: kernel_size) and padding from args[i],
+// [i + 1] and [i + 2], and dilation from [i + 3] when `dilation`.
+Error read_pool_window(KernelArgs& args, size_t i, int32_t nsp, bool dilation, WindowGeom& g);
+
+// After check_pool_input: padding at most half the kernel (ATen's rule) and
+// the window counts in g.grid, which must be positive.
+Error plan_pool_grid(int32_t nsp, bool ceil_mode, WindowGeom& g);
+
+// Sizes out (and indices, when given) to the pooled shape, then runs p
+// over self.
+Error pool_into(PoolProblem& p, Tensor& self, Tensor& out, Tensor* indices, int32_t nsp);
+
 // `vector` (default simd_enabled()) takes the f32x4 channels-last path
 // (pool_channels_last.h) where it applies.
 void run_pool(const PoolProblem& p, int32_t nsp);

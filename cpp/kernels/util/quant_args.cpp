@@ -139,4 +139,25 @@ Error check_scales(const Tensor& scales, const char* what) {
   return Error::Ok;
 }
 
+Error read_quant_range(const KernelArgs& args, size_t i, QuantRange* range) {
+  TRI_ASSIGN_OR_RETURN(range->qmin, args.int_value(i));
+  TRI_ASSIGN_OR_RETURN(range->qmax, args.int_value(i + 1));
+  TRI_ASSIGN_OR_RETURN(range->dtype, scalar_type_arg(args, i + 2, "dtype"));
+  return Error::Ok;
+}
+
+Error read_per_tensor_args(const KernelArgs& args, bool as_tensors, PerTensorArgs* a) {
+  TRI_ASSIGN_OR_RETURN(a->input, args.tensor(0));
+  if (as_tensors) {
+    TRI_ASSIGN_OR_RETURN(Tensor* scale_t, args.tensor(1));
+    TRI_ASSIGN_OR_RETURN(Tensor* zp_t, args.tensor(2));
+    TRI_TRY(scalar_param(*scale_t, true, "scale", &a->scale, nullptr));
+    TRI_TRY(scalar_param(*zp_t, false, "zero_point", nullptr, &a->zero_point));
+  } else {
+    TRI_ASSIGN_OR_RETURN(a->scale, args.double_value(1));
+    TRI_ASSIGN_OR_RETURN(a->zero_point, args.int_value(2));
+  }
+  return read_quant_range(args, 3, &a->range);
+}
+
 }  // namespace tri

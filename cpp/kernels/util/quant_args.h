@@ -46,6 +46,26 @@ Error channel_param_view(const Tensor& param, const TensorView& in, int32_t axis
 Error token_param_view(const Tensor& param, const TensorView& in, uint32_t dtypes,
                        const char* what, TensorView* view);
 
+// quant_min, quant_max and dtype: the run of three arguments at `i` that
+// every quantize and dequantize overload has.
+struct QuantRange {
+  int64_t qmin = 0;
+  int64_t qmax = 0;
+  ScalarType dtype = ScalarType::Byte;
+};
+Error read_quant_range(const KernelArgs& args, size_t i, QuantRange* range);
+
+// (input, scale, zero_point, quant_min, quant_max, dtype) of the
+// per_tensor overloads: scale and zero_point are a float and an int, or
+// one-element tensors (the .tensor overloads).
+struct PerTensorArgs {
+  Tensor* input = nullptr;
+  double scale = 0;
+  int64_t zero_point = 0;
+  QuantRange range;
+};
+Error read_per_tensor_args(const KernelArgs& args, bool as_tensors, PerTensorArgs* a);
+
 // Every value of a scales tensor is finite and > 0.
 Error check_scales(const Tensor& scales, const char* what);
 
