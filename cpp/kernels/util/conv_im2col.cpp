@@ -37,10 +37,25 @@ void im2col_chunk(const C* img, const int64_t* st, const WindowGeom& g, int64_t 
         for (int64_t kw = 0; kw < g.k[2]; ++kw) {
           for_each_line(g, st, kd, kh, l0, lc, [&](int64_t j0, int64_t off, int64_t gw0, int64_t n) {
             C* dst = row + j0;
-            int64_t iw = gw0 * g.s[2] - g.p[2] + kw * g.d[2];
-            for (int64_t j = 0; j < n; ++j, iw += g.s[2]) {
-              dst[j] = (off >= 0 && iw >= 0 && iw < g.img[2]) ? plane[off + iw * st[3]] : C(0);
+            // Positions [lo, hi) of the run read inside the image row; the
+            // rest are padding. Interior runs copy without per-element tests.
+            const int64_t s = g.s[2];
+            const int64_t iw0 = gw0 * s - g.p[2] + kw * g.d[2];
+            int64_t lo = iw0 >= 0 ? 0 : (-iw0 + s - 1) / s;
+            int64_t hi = g.img[2] - iw0 <= 0 ? 0 : (g.img[2] - iw0 + s - 1) / s;
+            if (off < 0 || hi > n) hi = off < 0 ? 0 : n;
+            if (lo > hi) lo = hi;
+            for (int64_t j = 0; j < lo; ++j) dst[j] = C(0);
+            if (hi > lo) {
+              const C* src = plane + off + (iw0 + lo * s) * st[3];  // first element read
+              const int64_t step = s * st[3];
+              if (step == 1) {
+                for (int64_t j = lo; j < hi; ++j) dst[j] = src[j - lo];
+              } else {
+                for (int64_t j = lo; j < hi; ++j) dst[j] = src[(j - lo) * step];
+              }
             }
+            for (int64_t j = hi; j < n; ++j) dst[j] = C(0);
           });
           row += lc;
         }

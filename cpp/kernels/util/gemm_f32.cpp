@@ -53,6 +53,13 @@ constexpr TileFn kTiles[kMr + 1] = {nullptr,        micro_tile<1>, micro_tile<2>
 
 // panel[p * 8 + j] = b(p, j) for j < nc, 0 beyond.
 void pack_panel(const float* b, int64_t ldb, int64_t kc, int64_t nc, float* panel) {
+  if (nc == kNr) {
+    for (int64_t p = 0; p < kc; ++p) {
+      f4_store(panel + p * kNr, f4_load(b + p * ldb));
+      f4_store(panel + p * kNr + 4, f4_load(b + p * ldb + 4));
+    }
+    return;
+  }
   for (int64_t p = 0; p < kc; ++p) {
     const float* src = b + p * ldb;
     float* dst = panel + p * kNr;
