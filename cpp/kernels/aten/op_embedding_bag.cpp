@@ -23,15 +23,21 @@ namespace {
 
 enum Mode : int64_t { kSum = 0, kMean = 1, kMax = 2 };
 
-int64_t index_at(const Tensor& t, int64_t i) {
-  return load_one<int64_t>(t.scalar_type(), static_cast<const char*>(t.mutable_data()) +
-                                                 i * t.strides()[0] *
-                                                     static_cast<int64_t>(t.element_size()));
+// Element i of a 1-D tensor, converted to C.
+template <typename C>
+C element_at(const Tensor& t, int64_t i) {
+  return load_one<C>(t.scalar_type(), static_cast<const char*>(t.mutable_data()) +
+                                          i * t.strides()[0] * static_cast<int64_t>(t.element_size()));
 }
 
-void store_index(Tensor& t, int64_t i, int64_t v) {
-  store_one<int64_t>(t.scalar_type(), v, static_cast<char*>(t.mutable_data()) +
-                                             i * static_cast<int64_t>(t.element_size()));
+int64_t index_at(const Tensor& t, int64_t i) { return element_at<int64_t>(t, i); }
+
+// Stores v at [i] of a 1-D index out, or at [i, j] of a 2-D one (any dim
+// order: out tensors keep theirs).
+void store_index(Tensor& t, int64_t i, int64_t j, int64_t v) {
+  const int64_t off = i * t.strides()[0] + (t.dim() == 2 ? j * t.strides()[1] : 0);
+  store_one<int64_t>(t.scalar_type(), v,
+                     static_cast<char*>(t.mutable_data()) + off * static_cast<int64_t>(t.element_size()));
 }
 
 struct Bags {
@@ -72,11 +78,7 @@ void reduce_chunk(const Bags& b, int64_t bag, int64_t d0, int64_t m, Tensor& out
         }
       }
     } else {
-      const double s = b.psw != nullptr ? load_one<double>(b.psw->scalar_type(),
-                                                           static_cast<const char*>(b.psw->mutable_data()) +
-                                                               i * b.psw->strides()[0] *
-                                                                   static_cast<int64_t>(b.psw->element_size()))
-                                        : 1.0;
+      const double s = b.psw != nullptr ? element_at<double>(*b.psw, i) : 1.0;
       for (int64_t j = 0; j < m; ++j) acc[j] += row[j] * s;
     }
     first = false;
@@ -90,7 +92,7 @@ void reduce_chunk(const Bags& b, int64_t bag, int64_t d0, int64_t m, Tensor& out
                         (bag * out.strides()[0] + d0 * out.strides()[1]) * oes,
                     out.strides()[1] * oes, m);
   if (b.mode == kMax) {
-    for (int64_t j = 0; j < m; ++j) store_index(max_idx, bag * max_idx.size(1) + d0 + j, arg[j]);
+    for (int64_t j = 0; j < m; ++j) store_index(max_idx, bag, d0 + j, arg[j]);
   }
 }
 
@@ -188,10 +190,10 @@ Error embedding_bag_out(KernelContext&, KernelArgs& args) {
     int64_t count = 0;
     for (int64_t i = index_at(*offsets, bag); i < bag_end(b, bag); ++i) {
       if (index_at(*indices, i) != b.padding_idx) ++count;
-      if (!fast_sum) store_index(*offset2bag, i, bag);
+      if (!fast_sum) store_index(*offset2bag, i, 0, bag);
     }
-    store_index(*bag_size, bag, count);
-    if (mode != kMax) store_index(*max_indices, bag, 0);
+    store_index(*bag_size, bag, 0, count);
+    if (mode != kMax) store_index(*max_indices, bag, 0, 0);
     for (int64_t d0 = 0; d0 < d; d0 += 128) {
       reduce_chunk(b, bag, d0, d - d0 < 128 ? d - d0 : 128, *out, *max_indices, count);
     }
