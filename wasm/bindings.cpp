@@ -10,6 +10,7 @@
 
 #include "cpp/host/host_model.h"
 #include "cpp/custom/register_custom_kernels.h"
+#include "cpp/delegates/register_delegates.h"
 #include "cpp/kernels/register_kernels.h"
 #include "cpp/kernels/util/simd.h"
 #include "cpp/runtime/platform/platform.h"
@@ -22,7 +23,8 @@ void release_malloc_block(uint8_t* p) { std::free(p); }
 
 bool ensure_kernels_registered() {
   static const bool ok = register_portable_kernels() == Error::Ok &&
-                         register_custom_kernels() == Error::Ok;
+                         register_custom_kernels() == Error::Ok &&
+                         register_builtin_backends() == Error::Ok;
   return ok;
 }
 

@@ -14,7 +14,21 @@ export function formatInspect(file, model) {
     m.plannedBytes === undefined ? '' : formatBytes(m.plannedBytes),
   ]);
   const count = `${model.methods.length} method${model.methods.length === 1 ? '' : 's'}`;
-  return `${file}: ${model.format}, ${count}\n\n${table(['method', 'inputs', 'outputs', 'instructions', 'planned'], rows)}`;
+  const sections = [`${file}: ${model.format}, ${count}`, table(['method', 'inputs', 'outputs', 'instructions', 'planned'], rows)];
+  for (const m of model.methods) {
+    m.delegates.forEach((d, i) => sections.push(formatDelegate(m.name, i, d)));
+  }
+  return sections.join('\n\n');
+}
+
+// "forward: delegate 0 (XnnpackBackend), 5 nodes: Conv2d 1, ..." then a row per node.
+function formatDelegate(method, index, delegate) {
+  const counts = Object.entries(delegate.nodeCounts).map(([type, n]) => `${type} ${n}`).join(', ');
+  const head = `${method}: delegate ${index} (${delegate.backend}), ${delegate.nodes.length} node${delegate.nodes.length === 1 ? '' : 's'}${counts ? `: ${counts}` : ''}`;
+  if (delegate.nodes.length === 0) return head;
+  const value = (v) => `${v.dtype}[${v.shape.join(', ')}]`;
+  const rows = delegate.nodes.map((n, k) => [String(k), n.type, n.inputs.map(value).join(', '), n.outputs.map(value).join(', ')]);
+  return `${head}\n${table(['node', 'type', 'inputs', 'outputs'], rows)}`;
 }
 
 export function formatRun(method, outputs, kinds, ms) {

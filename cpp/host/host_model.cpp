@@ -102,6 +102,16 @@ Error HostModel::load(OwnedBytes bytes, const HostOptions& options) {
   }
   program_ = &*pte_;
   format_ = bundled_ ? "bpte" : "pte";
+  {
+    const Error err = size_memory();
+    if (err != Error::Ok) {
+      program_ = nullptr;
+      pte_.reset();
+      bundled_.reset();
+      format_ = "";
+      return err;
+    }
+  }
   // Every method is prepared now (memory plan, constants, external data,
   // delegates), so whatever would stop a run is reported by load().
   for (size_t m = 0; m < pte_->num_methods(); ++m) {
@@ -118,6 +128,40 @@ Error HostModel::load(OwnedBytes bytes, const HostOptions& options) {
   bytes_ = std::move(bytes);
   return Error::Ok;
 }
+
+namespace {
+
+nlohmann::json delegate_value_json(const DelegateValueInfo& v) {
+  return {{"dtype", v.dtype},
+          {"shape", std::vector<int32_t>(v.dims, v.dims + v.rank)}};
+}
+
+// Each delegate instance: its backend and, where the backend describes
+// them, its nodes and how many of each type.
+nlohmann::json delegates_json(const Method& method) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const DelegateInstance& d : method.delegates()) {
+    nlohmann::json nodes = nlohmann::json::array();
+    nlohmann::json counts = nlohmann::json::object();
+    const size_t n = d.backend ? d.backend->num_nodes(d.handle) : 0;
+    for (size_t i = 0; i < n; ++i) {
+      Result<DelegateNodeInfo> info = d.backend->node_info(d.handle, i);
+      if (!info.ok()) break;
+      nlohmann::json inputs = nlohmann::json::array();
+      for (int k = 0; k < info->num_inputs; ++k) inputs.push_back(delegate_value_json(info->inputs[k]));
+      nlohmann::json outputs = nlohmann::json::array();
+      for (int k = 0; k < info->num_outputs; ++k) outputs.push_back(delegate_value_json(info->outputs[k]));
+      nodes.push_back({{"type", info->type}, {"inputs", std::move(inputs)}, {"outputs", std::move(outputs)}});
+      counts[info->type] = counts.value(info->type, 0) + 1;
+    }
+    out.push_back({{"backend", d.backend_id ? d.backend_id : ""},
+                   {"nodeCounts", std::move(counts)},
+                   {"nodes", std::move(nodes)}});
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string HostModel::describe_json() const {
   nlohmann::json methods = nlohmann::json::array();
@@ -145,11 +189,36 @@ std::string HostModel::describe_json() const {
     }
     method["inputs"] = std::move(inputs);
     method["outputs"] = std::move(outputs);
+    auto state = methods_.find(program_->method_name(m));
+    if (state != methods_.end() && state->second->ready) {
+      method["delegates"] = delegates_json(state->second->method);
+    }
     method["instructions"] = program_->num_instructions(m);
     method["plannedBytes"] = planned;
     methods.push_back(std::move(method));
   }
   return nlohmann::json{{"format", format_}, {"methods", std::move(methods)}}.dump();
+}
+
+// Asks every method what it needs (delegates plan their graphs here), then
+// allocates the scratch arena the methods share: the configured size, or
+// more when a delegate's activations need it.
+Error HostModel::size_memory() {
+  TRI_CHECK(temp_arena_.allocate(options_.temp_bytes), Error::MemoryAllocationFailed,
+            "cannot allocate %zu bytes of kernel scratch memory", options_.temp_bytes);
+  needs_.assign(program_->num_methods(), MethodMemoryNeeds());
+  size_t temp_bytes = options_.temp_bytes;
+  for (size_t m = 0; m < program_->num_methods(); ++m) {
+    MemoryAllocator scratch(temp_arena_.data(), temp_arena_.size());
+    TRI_ASSIGN_OR_RETURN(needs_[m], program_->memory_needs(m, scratch));
+    temp_bytes = needs_[m].temp_bytes > temp_bytes ? needs_[m].temp_bytes : temp_bytes;
+  }
+  if (temp_bytes > temp_arena_.size()) {
+    TRI_CHECK(temp_arena_.allocate(temp_bytes), Error::MemoryAllocationFailed,
+              "cannot allocate %zu bytes of scratch memory (delegate activations)",
+              temp_bytes);
+  }
+  return Error::Ok;
 }
 
 Result<HostModel::MethodState*> HostModel::method_state(const std::string& name) {
@@ -160,16 +229,13 @@ Result<HostModel::MethodState*> HostModel::method_state(const std::string& name)
   }
   TRI_ASSIGN_OR_RETURN(const size_t m, program_->method_index(name.c_str()));
   auto state = std::make_unique<MethodState>();
-  TRI_ASSIGN_OR_RETURN(const size_t arena_bytes, program_->method_allocator_size(m));
+  const size_t arena_bytes = needs_[m].method_bytes;
   TRI_CHECK(state->method_arena.allocate(arena_bytes), Error::MemoryAllocationFailed,
             "method '%s': cannot allocate %zu bytes of method memory",
             name.c_str(), arena_bytes);
-  // One scratch arena serves every method: runs of one model never overlap,
-  // and the interpreter resets scratch between instructions.
-  if (temp_arena_.data() == nullptr) {
-    TRI_CHECK(temp_arena_.allocate(options_.temp_bytes), Error::MemoryAllocationFailed,
-              "cannot allocate %zu bytes of kernel scratch memory", options_.temp_bytes);
-  }
+  // One scratch arena serves every method (size_memory sized it): runs of
+  // one model never overlap, and the interpreter resets scratch between
+  // instructions.
   const size_t num_planned = program_->num_planned_buffers(m);
   state->planned.resize(num_planned);
   for (size_t b = 0; b < num_planned; ++b) {

@@ -23,8 +23,9 @@ namespace tri::host {
 struct HostOptions {
   // Cap on the memory plan of any method (hostile files ask for anything).
   uint64_t max_planned_bytes = uint64_t{1} << 30;
-  // Kernel scratch, shared by the model's methods. Kernels that need more
-  // (packing a large conv weight, im2col of a big image) work in tiles.
+  // Kernel scratch, shared by the model's methods: at least this much, more
+  // when a delegate's activations need it. Kernels that need more (packing a
+  // large conv weight, im2col of a big image) work in tiles.
   size_t temp_bytes = size_t{8} << 20;
   // Bound on the instructions one run may execute (jumps can loop).
   uint64_t max_instructions_per_run = 100000000;
@@ -46,7 +47,9 @@ class HostModel {
   const char* format() const { return format_; }
   const Program& program() const { return *program_; }
 
-  // {"methods":[{"name","inputs","outputs","instructions","plannedBytes"}]}
+  // {"methods":[{"name","inputs","outputs","instructions","plannedBytes",
+  //   "delegates":[{"backend","nodeCounts":{type: n},"nodes":[{"type",
+  //   "inputs":[{"dtype","shape"}],"outputs":[...]}]}]}]}
   std::string describe_json() const;
 
   // Resizes tensor input `index` and returns where its bytes go.
@@ -67,6 +70,7 @@ class HostModel {
  private:
   struct MethodState;
   Result<MethodState*> method_state(const std::string& name);
+  Error size_memory();
 
   std::vector<OwnedBytes> data_bytes_;
   std::vector<std::unique_ptr<pte::FlatTensorDataMap>> data_maps_;
@@ -79,6 +83,7 @@ class HostModel {
   std::optional<pte::PteProgram> pte_;
   const Program* program_ = nullptr;
   AlignedBuffer temp_arena_;
+  std::vector<MethodMemoryNeeds> needs_;
   std::map<std::string, std::unique_ptr<MethodState>> methods_;
 };
 

@@ -9,6 +9,9 @@ export { detectFormat, describeFormat, type ModelFormat } from './detect-format.
 export type { ModelSource, ReadOptions } from './read-source.js';
 export {
   formatValueInfo,
+  type DelegateInfo,
+  type DelegateNodeInfo,
+  type DelegateValueInfo,
   type Dynamism,
   type InputValue,
   type MethodInfo,

@@ -116,6 +116,23 @@ function toMethodInfo(raw: RawMethod): MethodInfo {
     outputs: Object.freeze(raw.outputs.map((v, i) => toValueInfo(v, `${where}: output ${i}`))),
     ...(raw.instructions !== undefined && { instructions: raw.instructions }),
     ...(raw.plannedBytes !== undefined && { plannedBytes: raw.plannedBytes }),
+    delegates: Object.freeze(
+      (raw.delegates ?? []).map((d) =>
+        Object.freeze({
+          backend: d.backend,
+          nodeCounts: Object.freeze({ ...d.nodeCounts }),
+          nodes: Object.freeze(
+            d.nodes.map((n) =>
+              Object.freeze({
+                type: n.type,
+                inputs: Object.freeze(n.inputs.map((v) => Object.freeze({ dtype: v.dtype, shape: Object.freeze([...v.shape]) }))),
+                outputs: Object.freeze(n.outputs.map((v) => Object.freeze({ dtype: v.dtype, shape: Object.freeze([...v.shape]) }))),
+              }),
+            ),
+          ),
+        }),
+      ),
+    ),
   });
 }
 

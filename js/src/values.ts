@@ -28,6 +28,27 @@ export interface ValueInfo {
   readonly dynamism?: Dynamism;
 }
 
+/** A value inside a delegate's graph: the backend's dtype name ("fp32", "qint8", ...) and declared shape. */
+export interface DelegateValueInfo {
+  readonly dtype: string;
+  readonly shape: readonly number[];
+}
+
+/** One node of a delegate's graph. */
+export interface DelegateNodeInfo {
+  readonly type: string;
+  readonly inputs: readonly DelegateValueInfo[];
+  readonly outputs: readonly DelegateValueInfo[];
+}
+
+/** A DelegateCall's backend instance: which backend, and its graph where the backend describes it. */
+export interface DelegateInfo {
+  readonly backend: string;
+  /** Nodes per type, e.g. { Conv2d: 3, Add: 1 }. */
+  readonly nodeCounts: Readonly<Record<string, number>>;
+  readonly nodes: readonly DelegateNodeInfo[];
+}
+
 export interface MethodInfo {
   readonly name: string;
   readonly inputs: readonly ValueInfo[];
@@ -36,6 +57,8 @@ export interface MethodInfo {
   readonly instructions?: number;
   /** Bytes of planned (non-constant) memory the method uses. */
   readonly plannedBytes?: number;
+  /** The method's delegates, in DelegateCall index order (empty when it has none). */
+  readonly delegates: readonly DelegateInfo[];
 }
 
 /**

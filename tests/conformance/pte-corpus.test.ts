@@ -10,7 +10,17 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { Tensor, TridentError, load, type InputValue, type Model } from '../helpers/trident.js';
 import { CORPUS, PTE_CORPUS, corpusFile, describeShared, hasShared } from '../helpers/shared.js';
-import { argmax, goldenInput, mismatch, readFloat32File, readGoldens, toleranceOf, type GoldenEntry } from '../helpers/goldens.js';
+import {
+  argmax,
+  goldenInput,
+  mismatch,
+  parseProperty,
+  readFloat32File,
+  readGoldens,
+  seededNormal,
+  toleranceOf,
+  type GoldenEntry,
+} from '../helpers/goldens.js';
 
 /**
  * Files that cannot load yet, with what they need (from the corpus MANIFEST:
@@ -20,11 +30,7 @@ import { argmax, goldenInput, mismatch, readFloat32File, readGoldens, toleranceO
 const EXPECTED_UNSUPPORTED: Record<string, readonly string[]> = {
   'Arm-Examples__CMSIS-Executorch/ai_layer__engine__model__ethos_u_minimal_example.pte': ['EthosUBackend', 'quantized_decomposed::'],
   'corey-cole__djl-executorch-engine/src__test__resources__lstm__lstm.pte': ['etnp::lstm.out'],
-  'corey-cole__executorch-numpy-runtime/tests__models__add.pte': ['XnnpackBackend'],
-  'corey-cole__executorch-numpy-runtime/tests__models__dynamic.pte': ['XnnpackBackend'],
   'corey-cole__executorch-numpy-runtime/tests__models__lstm__lstm.pte': ['etnp::lstm.out'],
-  'corey-cole__executorch-numpy-runtime/tests__models__quantized.pte': ['XnnpackBackend'],
-  'corey-cole__simple-torch-model/model.pte': ['XnnpackBackend'],
   'fidel-makatia__ALIF_Executorch/executorch_mnist__executorch_npu__mnist_ethosu_arm_delegate_ethos-u55-128.pte': ['EthosUBackend', 'cortex_m::'],
   'fidel-makatia__ALIF_Executorch/executorch_mnist__mnist_ethos_u55.pte': ['EthosUBackend', 'cortex_m::'],
   'pytorch__executorch/examples__arduino__examples__KeywordSpotting__model.pte': ['cortex_m::'],
@@ -32,6 +38,15 @@ const EXPECTED_UNSUPPORTED: Record<string, readonly string[]> = {
   'pytorch__executorch/operator_and_model_testing__conv2d__pte1__CadenceDemoModel.pte': ['cadence::'],
   'pytorch__executorch/operator_and_model_testing__conv2d__pte1__conv2d_quantized.pte': ['cadence::'],
   'pytorch__executorch/operator_and_model_testing__conv2d__pte__conv2d_layer0_conv1.pte': ['cadence::'],
+};
+
+/**
+ * XNNPACK-delegated programs without numeric goldens: run on seeded inputs
+ * at the listed input shapes (within their dynamic bounds), every output
+ * must be finite and have its declared shape (static outputs).
+ */
+const DELEGATED_SEEDED_RUNS: Record<string, number[][][]> = {
+  'corey-cole__simple-torch-model/model.pte': [[[1, 1, 28, 28]], [[1, 1, 64, 40]], [[1, 1, 1024, 1024]]],
 };
 
 /** External data of programs without a GOLDENS entry saying so. */
@@ -144,9 +159,41 @@ async function runGoldens(file: string, entry: GoldenEntry, model: Model): Promi
   }
 
   if (entry.property !== undefined && !entry.cases && !entry.input_file && !entry.method_names_superset) {
-    failures.push(`golden of form 'property' (${entry.property}) has no automatic check; add one`);
+    const property = parseProperty(entry.property);
+    if (property === null) {
+      failures.push(`golden of form 'property' (${entry.property}) has no automatic check; add one`);
+    } else {
+      // Seeded standard-normal inputs at the declared shapes.
+      const method = entry.method ?? 'forward';
+      const inputs = model.method(method).inputs.map((spec, i) => {
+        const size = spec.shape!.reduce((a, b) => a * b, 1);
+        return new Tensor('float32', seededNormal(size, i + 1), spec.shape);
+      });
+      const [y] = await model.run(method, inputs);
+      const values = (y as Tensor).toArray() as number[];
+      if (property.shape) check(JSON.stringify((y as Tensor).shape) === JSON.stringify(property.shape), `property: shape [${(y as Tensor).shape}], expected [${property.shape}]`);
+      if (property.finite) check(values.every(Number.isFinite), 'property: an output is not finite');
+      if (property.nonConstant) check(values.some((v) => v !== values[0]), 'property: all outputs are equal');
+    }
   }
   return failures;
+}
+
+/** Delegated programs without goldens: seeded inputs, finite outputs of the declared shapes. */
+async function seededRuns(file: string, model: Model, shapes: number[][][]): Promise<void> {
+  const method = model.method('forward');
+  for (const [k, inputShapes] of shapes.entries()) {
+    const inputs = inputShapes.map((shape, i) => new Tensor('float32', seededNormal(shape.reduce((a, b) => a * b, 1), 10 * k + i), shape));
+    const outputs = await model.run('forward', inputs);
+    outputs.forEach((y, j) => {
+      const spec = method.outputs[j]!;
+      expect(y, `${file} output ${j}`).toBeInstanceOf(Tensor);
+      const t = y as Tensor;
+      if (spec.dynamism === 'static') expect(t.shape, `${file} output ${j} shape`).toEqual(spec.shape);
+      expect((t.toArray() as number[]).every(Number.isFinite), `${file} output ${j} at inputs ${JSON.stringify(inputShapes)} is finite`).toBe(true);
+    });
+    tally.cases++;
+  }
 }
 
 /** Programs without goldens still run once on zeros: a failure must be a TridentError, never a crash. */
@@ -178,7 +225,12 @@ describeShared('conformance: ExecuTorch .pte corpus', () => {
 
   it('finds the corpus, and every GOLDENS entry and table row names a corpus file', () => {
     expect(programs.length).toBeGreaterThan(30);
-    for (const file of [...Object.keys(goldens), ...Object.keys(EXPECTED_UNSUPPORTED), ...Object.keys(EXTRA_DATA_FILES)]) {
+    for (const file of [
+      ...Object.keys(goldens),
+      ...Object.keys(EXPECTED_UNSUPPORTED),
+      ...Object.keys(EXTRA_DATA_FILES),
+      ...Object.keys(DELEGATED_SEEDED_RUNS),
+    ]) {
       expect(programs, `listed file ${file}`).toContain(file);
     }
   });
@@ -203,6 +255,7 @@ describeShared('conformance: ExecuTorch .pte corpus', () => {
       try {
         if (needs) throw new Error(`${file} loaded, but EXPECTED_UNSUPPORTED says it needs ${needs.join(' or ')}: update the table`);
         if (entry) expect(await runGoldens(file, entry, model)).toEqual([]);
+        else if (DELEGATED_SEEDED_RUNS[file]) await seededRuns(file, model, DELEGATED_SEEDED_RUNS[file]!);
         else await smokeRun(file, model);
       } finally {
         model.dispose();

@@ -9,12 +9,14 @@
 
 #include "cpp/host/host_model.h"
 #include "cpp/custom/register_custom_kernels.h"
+#include "cpp/delegates/register_delegates.h"
 #include "cpp/kernels/register_kernels.h"
 
 namespace {
 
 bool g_registered = tri::register_portable_kernels() == tri::Error::Ok &&
-                   tri::register_custom_kernels() == tri::Error::Ok;
+                   tri::register_custom_kernels() == tri::Error::Ok &&
+                   tri::register_builtin_backends() == tri::Error::Ok;
 
 }  // namespace
 

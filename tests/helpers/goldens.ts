@@ -130,3 +130,35 @@ export function argmax(values: ArrayLike<number>): number {
   for (let i = 1; i < values.length; i++) if (values[i]! > values[best]!) best = i;
   return best;
 }
+
+/** Deterministic standard-normal values (LCG + Box-Muller) for seeded runs. */
+export function seededNormal(count: number, seed: number): Float32Array {
+  let state = (seed * 2654435761 + 1) >>> 0;
+  const uniform = (): number => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return (state + 0.5) / 4294967296;
+  };
+  const out = new Float32Array(count);
+  for (let i = 0; i < count; i++) {
+    out[i] = Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+  }
+  return out;
+}
+
+/**
+ * The checks a GOLDENS "property" string asks for, e.g. "output shape [2,8],
+ * finite, non-constant"; null when the string says nothing this understands.
+ */
+export interface OutputProperty {
+  shape?: number[];
+  finite: boolean;
+  nonConstant: boolean;
+}
+
+export function parseProperty(text: string): OutputProperty | null {
+  const shape = /output shape \[([\d,\s]+)\]/.exec(text)?.[1]?.split(',').map((s) => Number(s.trim()));
+  const finite = /\bfinite\b/.test(text);
+  const nonConstant = /non-constant|not all equal/.test(text);
+  if (!shape && !finite && !nonConstant) return null;
+  return { shape, finite, nonConstant };
+}

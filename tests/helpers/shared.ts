@@ -48,6 +48,14 @@ export const CORPUS = {
   bundled: 'pytorch__executorch/extension__module__test__resources__bundled_program.bpte',
   /** forward(float32[2,4096]) softmax: plans a few tens of KiB. */
   softmax: 'pytorch__executorch/operator_and_model_testing__softmax__pte__softmax.pte',
-  /** Delegated to XnnpackBackend. */
+  /** forward(float32[3], float32[3]) -> float32[3]: one XnnpackBackend delegate (XNNAdd). */
   xnnpack: 'corey-cole__executorch-numpy-runtime/tests__models__add.pte',
+  /** forward(float32[8] bounded) -> float32[8]: x * 2 in one XnnpackBackend delegate. */
+  xnnpackDynamic: 'corey-cole__executorch-numpy-runtime/tests__models__dynamic.pte',
+  /** forward(float32[2,8]) -> float32[2,8]: Convert, qint8 FullyConnected, Convert in one XnnpackBackend delegate. */
+  xnnpackQuantized: 'corey-cole__executorch-numpy-runtime/tests__models__quantized.pte',
+  /** forward(float32[1,1,<=1024,<=1024]) -> float32[1,10]: two XnnpackBackend delegates (conv net, linear head). */
+  simpleTorchModel: 'corey-cole__simple-torch-model/model.pte',
+  /** Delegated to EthosUBackend, which no wasm runtime can run. */
+  ethosU: 'Arm-Examples__CMSIS-Executorch/ai_layer__engine__model__ethos_u_minimal_example.pte',
 } as const;

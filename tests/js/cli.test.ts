@@ -173,8 +173,49 @@ describeShared('trident CLI on corpus programs', () => {
     expect(JSON.parse(r.stdout).outputs[0].values).toEqual([5, 8, 11, 14]);
   });
 
-  it('fails in one line on a delegated program', () => {
-    expectFailure(trident('run', corpusFile(CORPUS.xnnpack), '--json'), /XnnpackBackend/);
+  it('fails in one line on a program delegated to a backend it does not have', () => {
+    expectFailure(trident('run', corpusFile(CORPUS.ethosU), '--json'), /EthosUBackend/);
+  });
+
+  it('inspect shows each delegate: backend, node counts, each node with its shapes', () => {
+    const r = trident('inspect', corpusFile(CORPUS.simpleTorchModel));
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(
+      /^forward: delegate 0 \(XnnpackBackend\), 5 nodes: Conv2d 1, DepthwiseConv2d 1, GlobalAvgPooling2d 1, StaticTranspose 2$/m,
+    );
+    expect(r.stdout).toMatch(/^forward: delegate 1 \(XnnpackBackend\), 1 node: FullyConnected 1$/m);
+    expect(r.stdout).toMatch(
+      /^1\s+DepthwiseConv2d\s+fp32\[1, 1024, 1024, 1\], fp32\[1, 3, 3, 8\], fp32\[8\]\s+fp32\[1, 1022, 1022, 8\]$/m,
+    );
+    const json = JSON.parse(trident('inspect', corpusFile(CORPUS.simpleTorchModel), '--json').stdout);
+    const [first, second] = json.methods[0].delegates;
+    expect(first.backend).toBe('XnnpackBackend');
+    expect(first.nodeCounts).toEqual({ StaticTranspose: 2, DepthwiseConv2d: 1, Conv2d: 1, GlobalAvgPooling2d: 1 });
+    expect(first.nodes[2]).toEqual({
+      type: 'Conv2d',
+      inputs: [
+        { dtype: 'fp32', shape: [1, 1022, 1022, 8] },
+        { dtype: 'fp32', shape: [16, 3, 3, 8] },
+        { dtype: 'fp32', shape: [16] },
+      ],
+      outputs: [{ dtype: 'fp32', shape: [1, 1020, 1020, 16] }],
+    });
+    expect(second.nodes).toEqual([
+      { type: 'FullyConnected', inputs: [{ dtype: 'fp32', shape: [1, 16] }, { dtype: 'fp32', shape: [10, 16] }, { dtype: 'fp32', shape: [10] }], outputs: [{ dtype: 'fp32', shape: [1, 10] }] },
+    ]);
+    const quantized = JSON.parse(trident('inspect', corpusFile(CORPUS.xnnpackQuantized), '--json').stdout);
+    expect(quantized.methods[0].delegates[0].nodes.map((n: { type: string }) => n.type)).toEqual(['Convert', 'FullyConnected', 'Convert']);
+    expect(quantized.methods[0].delegates[0].nodes[1].inputs.map((v: { dtype: string }) => v.dtype)).toEqual(['qint8', 'qint8', 'qint32']);
+  });
+
+  it('runs an XNNPACK-delegated program', () => {
+    const r = trident(
+      'run', corpusFile(CORPUS.xnnpack),
+      '--input', '{"dtype":"float32","shape":[3],"values":[1,2,3]}',
+      '--input', '{"dtype":"float32","shape":[3],"values":[10,20,30]}', '--json',
+    );
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).outputs[0]).toEqual({ dtype: 'float32', shape: [3], values: [11, 22, 33] });
   });
 
   it('satisfies ../shared/tools/goldens.py on the programs it supports', () => {
@@ -185,6 +226,7 @@ describeShared('trident CLI on corpus programs', () => {
       'kadu-v__berry-executorch/resource__model__simple__two.pte',
       'pytorch__executorch/examples__arduino__examples__AddModel__model.pte',
       'pytorch__executorch/extension__module__test__resources__model.pte',
+      CORPUS.xnnpack, CORPUS.xnnpackDynamic,
     ];
     const r = spawnSync(python, [checker, path.join(PTE_CORPUS, 'GOLDENS.json'), PTE_CORPUS, '--files', files.join(',')], {
       cwd: REPO_ROOT,

@@ -2,7 +2,7 @@
 
 #include <cinttypes>
 
-#include "cpp/formats/pte/byte_reader.h"
+#include "cpp/runtime/core/byte_reader.h"
 #include "cpp/formats/pte/file_checks.h"
 
 namespace tri::pte {

@@ -115,46 +115,80 @@ Error check_backends(const fb::ExecutionPlan* plan, const char* method) {
   return Error::Ok;
 }
 
+// The processed blob and compile specs of delegate `index`; the specs array
+// comes from `alloc`.
+Error delegate_inputs(const PteProgram& program, const fb::ExecutionPlan* plan,
+                      const char* method, size_t index, MemoryAllocator& alloc,
+                      ByteSpan* processed, Span<const CompileSpec>* specs) {
+  const fb::BackendDelegate* d =
+      plan->delegates()->Get(static_cast<flatbuffers::uoffset_t>(index));
+  const fb::BackendDelegateDataReference* ref = d->processed();
+  TRI_CHECK(ref != nullptr, Error::InvalidProgram,
+            "method '%s': delegate %zu has no processed data", method, index);
+  Result<ByteSpan> data = program.delegate_data(
+      static_cast<uint32_t>(ref->location()), ref->index());
+  if (!data.ok()) {
+    return add_context(data.error(), "method '%s', delegate %zu", method, index);
+  }
+  *processed = *data;
+  const auto* fb_specs = d->compile_specs();
+  const size_t num_specs = count(fb_specs);
+  CompileSpec* spec_array = alloc.allocate_array<CompileSpec>(num_specs);
+  TRI_CHECK(spec_array != nullptr, Error::MemoryAllocationFailed,
+            "method allocator exhausted");
+  for (size_t s = 0; s < num_specs; ++s) {
+    const fb::CompileSpec* spec = fb_specs->Get(static_cast<flatbuffers::uoffset_t>(s));
+    TRI_CHECK(spec != nullptr, Error::InvalidProgram,
+              "method '%s': delegate %zu: compile spec %zu is missing", method, index, s);
+    spec_array[s].key = spec->key() ? spec->key()->c_str() : "";
+    spec_array[s].value = spec->value()
+                              ? ByteSpan(spec->value()->data(), spec->value()->size())
+                              : ByteSpan();
+  }
+  *specs = Span<const CompileSpec>(spec_array, num_specs);
+  return Error::Ok;
+}
+
+void destroy_delegates(Span<DelegateInstance> delegates) {
+  for (DelegateInstance& d : delegates) {
+    if (d.backend != nullptr && d.handle != nullptr) {
+      d.backend->destroy(d.handle);
+      d.handle = nullptr;
+    }
+  }
+}
+
+// Initializes every delegate in order. If one fails, the ones already
+// initialized are destroyed before the error is returned, so a failed load
+// leaves no backend state behind.
 Error init_delegates(const PteProgram& program, const fb::ExecutionPlan* plan,
                      const char* method, MemoryAllocator& alloc,
-                     const NamedDataMap* named_data,
+                     MemoryAllocator* scratch, const NamedDataMap* named_data,
                      Span<DelegateInstance> out) {
   for (size_t i = 0; i < out.size(); ++i) {
     const fb::BackendDelegate* d = plan->delegates()->Get(static_cast<flatbuffers::uoffset_t>(i));
-    const fb::BackendDelegateDataReference* ref = d->processed();
-    TRI_CHECK(ref != nullptr, Error::InvalidProgram,
-              "method '%s': delegate %zu has no processed data", method, i);
-    Result<ByteSpan> processed = program.delegate_data(
-        static_cast<uint32_t>(ref->location()), ref->index());
-    if (!processed.ok()) {
-      return add_context(processed.error(), "method '%s', delegate %zu",
-                         method, i);
+    ByteSpan processed;
+    Span<const CompileSpec> specs;
+    Error err = delegate_inputs(program, plan, method, i, alloc, &processed, &specs);
+    if (err == Error::Ok) {
+      out[i].backend = find_backend(d->id()->c_str());
+      out[i].backend_id = d->id()->c_str();
+      BackendInitContext context;
+      context.method_allocator = &alloc;
+      context.scratch = scratch;
+      context.named_data = named_data;
+      context.method_name = method;
+      Result<void*> handle = out[i].backend->init(context, processed, specs);
+      if (scratch != nullptr) scratch->reset();
+      if (handle.ok()) {
+        out[i].handle = *handle;
+        continue;
+      }
+      err = add_context(handle.error(), "method '%s': initializing delegate %zu (%s)",
+                        method, i, out[i].backend_id);
     }
-    const auto* specs = d->compile_specs();
-    const size_t num_specs = count(specs);
-    CompileSpec* spec_array = alloc.allocate_array<CompileSpec>(num_specs);
-    TRI_CHECK(spec_array != nullptr, Error::MemoryAllocationFailed,
-              "method allocator exhausted");
-    for (size_t s = 0; s < num_specs; ++s) {
-      const fb::CompileSpec* spec = specs->Get(static_cast<flatbuffers::uoffset_t>(s));
-      spec_array[s].key = spec->key() ? spec->key()->c_str() : "";
-      spec_array[s].value = spec->value()
-                                ? ByteSpan(spec->value()->data(), spec->value()->size())
-                                : ByteSpan();
-    }
-    out[i].backend = find_backend(d->id()->c_str());
-    out[i].backend_id = d->id()->c_str();
-    BackendInitContext context;
-    context.method_allocator = &alloc;
-    context.named_data = named_data;
-    context.method_name = method;
-    Result<void*> handle = out[i].backend->init(
-        context, *processed, Span<const CompileSpec>(spec_array, num_specs));
-    if (!handle.ok()) {
-      return add_context(handle.error(), "method '%s': initializing delegate %zu (%s)",
-                         method, i, out[i].backend_id);
-    }
-    out[i].handle = *handle;
+    destroy_delegates(out);
+    return err;
   }
   return Error::Ok;
 }
@@ -288,7 +322,10 @@ Error PteProgram::check_dependencies(size_t method) const {
   return check_backends(plan(method), method_name(method));
 }
 
-Result<size_t> PteProgram::method_allocator_size(size_t method) const {
+Result<MethodMemoryNeeds> PteProgram::memory_needs(size_t method,
+                                                   MemoryAllocator& scratch) const {
+  TRI_CHECK(method < num_methods(), Error::InvalidArgument,
+            "method %zu out of range", method);
   const fb::ExecutionPlan* p = plan(method);
   size_t bytes = value_table_bytes(p);
   const size_t num_ops = count(p->operators());
@@ -320,7 +357,33 @@ Result<size_t> PteProgram::method_allocator_size(size_t method) const {
     const fb::BackendDelegate* d = p->delegates()->Get(static_cast<flatbuffers::uoffset_t>(i));
     bytes += (count(d ? d->compile_specs() : nullptr) + 1) * sizeof(CompileSpec) + kSlack;
   }
-  return bytes;
+  // Each delegate says what its init takes from the method allocator and
+  // what its execute takes from scratch; scratch is shared by instructions,
+  // so the method needs the largest.
+  MethodMemoryNeeds needs;
+  TRI_TRY(check_backends(p, method_name(method)));
+  for (size_t i = 0; i < num_delegates; ++i) {
+    ByteSpan processed;
+    Span<const CompileSpec> specs;
+    TRI_TRY(delegate_inputs(*this, p, method_name(method), i, scratch, &processed, &specs));
+    const fb::BackendDelegate* d = p->delegates()->Get(static_cast<flatbuffers::uoffset_t>(i));
+    const Backend* backend = find_backend(d->id()->c_str());
+    BackendInitContext context;
+    context.scratch = &scratch;
+    context.named_data = &named_data_;
+    context.method_name = method_name(method);
+    Result<BackendMemoryNeeds> delegate = backend->memory_needs(context, processed, specs);
+    scratch.reset();
+    if (!delegate.ok()) {
+      return add_context(delegate.error(), "method '%s': delegate %zu (%s)",
+                         method_name(method), i, d->id()->c_str());
+    }
+    bytes += delegate->init_bytes + kSlack;
+    needs.temp_bytes = needs.temp_bytes > delegate->execute_bytes ? needs.temp_bytes
+                                                                  : delegate->execute_bytes;
+  }
+  needs.method_bytes = bytes;
+  return needs;
 }
 
 Result<Method> PteProgram::load_method(size_t method, MemoryManager& memory,
@@ -387,7 +450,7 @@ Result<Method> PteProgram::load_method(size_t method, MemoryManager& memory,
       alloc.allocate_array<DelegateInstance>(num_delegates), num_delegates);
   TRI_CHECK(delegates.data() != nullptr, Error::MemoryAllocationFailed,
             "method allocator exhausted");
-  TRI_TRY(init_delegates(*this, p, name, alloc, chain, delegates));
+  TRI_TRY(init_delegates(*this, p, name, alloc, memory.temp, chain, delegates));
 
   const auto* instrs = instructions_of(p);
   const size_t num_instrs = count(instrs);
@@ -400,9 +463,7 @@ Result<Method> PteProgram::load_method(size_t method, MemoryManager& memory,
         instrs->Get(static_cast<flatbuffers::uoffset_t>(i)), num_instrs, values,
         ops, delegates, alloc, &instructions[i]);
     if (err != Error::Ok) {
-      for (DelegateInstance& d : delegates) {
-        if (d.backend && d.handle) d.backend->destroy(d.handle);
-      }
+      destroy_delegates(delegates);
       return add_context(err, "method '%s', instruction %zu", name, i);
     }
   }

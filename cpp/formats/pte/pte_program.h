@@ -46,7 +46,8 @@ class PteProgram final : public Program {
   size_t num_planned_buffers(size_t method) const override;
   Result<size_t> planned_buffer_size(size_t method,
                                      size_t index) const override;
-  Result<size_t> method_allocator_size(size_t method) const override;
+  Result<MethodMemoryNeeds> memory_needs(size_t method,
+                                         MemoryAllocator& scratch) const override;
   Error check_dependencies(size_t method) const override;
   Result<Method> load_method(size_t method, MemoryManager& memory,
                              const MethodLoadOptions& options) const override;

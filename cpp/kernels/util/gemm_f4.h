@@ -1,4 +1,5 @@
-// A 4-lane float vector for the SIMD kernels (gemm, depthwise conv, pooling):
+// A 4-lane float vector for the SIMD kernels (gemm, depthwise conv, pooling,
+// the NHWC microkernels of cpp/kernels/simd):
 // wasm_simd128's f32x4 where it exists, a plain struct elsewhere, so native
 // tests run the vector paths' logic too. mul then add (no fused multiply-add),
 // so lanes round exactly like the scalar reference.
@@ -10,6 +11,10 @@
 
 namespace tri {
 
+// One lane of wasm's f32x4.max/min: NaN in either operand gives NaN.
+inline float f4_lane_max(float a, float b) { return a != a || b != b ? a + b : (a > b ? a : b); }
+inline float f4_lane_min(float a, float b) { return a != a || b != b ? a + b : (a < b ? a : b); }
+
 #if TRI_WASM_SIMD
 using F4 = v128_t;
 inline F4 f4_zero() { return wasm_f32x4_splat(0.0f); }
@@ -19,6 +24,13 @@ inline F4 f4_madd(F4 acc, F4 a, F4 b) { return wasm_f32x4_add(acc, wasm_f32x4_mu
 inline F4 f4_add(F4 a, F4 b) { return wasm_f32x4_add(a, b); }
 inline void f4_store(float* p, F4 v) { wasm_v128_store(p, v); }
 inline F4 f4_div(F4 a, F4 b) { return wasm_f32x4_div(a, b); }
+inline F4 f4_sub(F4 a, F4 b) { return wasm_f32x4_sub(a, b); }
+inline F4 f4_mul(F4 a, F4 b) { return wasm_f32x4_mul(a, b); }
+// IEEE-style: NaN in either lane gives NaN (ATen's and XNNPACK's clamps).
+inline F4 f4_max(F4 a, F4 b) { return wasm_f32x4_max(a, b); }
+inline F4 f4_min(F4 a, F4 b) { return wasm_f32x4_min(a, b); }
+// The lane-wise clamp of fused activations: max then min, as XNNPACK does.
+inline F4 f4_clamp(F4 v, F4 lo, F4 hi) { return wasm_f32x4_min(wasm_f32x4_max(v, lo), hi); }
 // best/index of a max scan: lanes where v > best or v is NaN take v and i.
 inline void f4_max_index(F4& best, v128_t& index, F4 v, int32_t i) {
   const v128_t take = wasm_v128_or(wasm_f32x4_gt(v, best), wasm_f32x4_ne(v, v));
@@ -50,6 +62,23 @@ inline F4 f4_div(F4 a, F4 b) {
   for (int l = 0; l < 4; ++l) a.v[l] /= b.v[l];
   return a;
 }
+inline F4 f4_sub(F4 a, F4 b) {
+  for (int l = 0; l < 4; ++l) a.v[l] -= b.v[l];
+  return a;
+}
+inline F4 f4_mul(F4 a, F4 b) {
+  for (int l = 0; l < 4; ++l) a.v[l] *= b.v[l];
+  return a;
+}
+inline F4 f4_max(F4 a, F4 b) {
+  for (int l = 0; l < 4; ++l) a.v[l] = f4_lane_max(a.v[l], b.v[l]);
+  return a;
+}
+inline F4 f4_min(F4 a, F4 b) {
+  for (int l = 0; l < 4; ++l) a.v[l] = f4_lane_min(a.v[l], b.v[l]);
+  return a;
+}
+inline F4 f4_clamp(F4 v, F4 lo, F4 hi) { return f4_min(f4_max(v, lo), hi); }
 struct I4 {
   int32_t v[4];
 };

@@ -1,7 +1,9 @@
 // The delegate interface: a backend takes over a subgraph that the exporter
 // lowered for it (the "processed" blob of a DelegateCall), in four steps like
 // ExecuTorch's: is_available, init (once per loaded method), execute (per
-// call), destroy.
+// call), destroy. Before init, memory_needs tells the caller how much memory
+// the instance will take, so that the host can allocate it exactly: the
+// runtime itself never allocates.
 #pragma once
 
 #include "cpp/runtime/core/evalue.h"
@@ -19,22 +21,62 @@ struct CompileSpec {
 };
 
 struct BackendInitContext {
-  // Lives as long as the method: the backend's handle and state go here.
+  // Lives as long as the method: the backend's handle and state go here
+  // (nullptr in memory_needs, which must not allocate from it).
   MemoryAllocator* method_allocator = nullptr;
+  // Working memory for init and memory_needs only: reset afterwards.
+  MemoryAllocator* scratch = nullptr;
   // Weights referenced by key (the program's named data and external files).
   const NamedDataMap* named_data = nullptr;
   const char* method_name = nullptr;
 };
 
+// What one delegate instance needs, known before init.
+struct BackendMemoryNeeds {
+  // Taken from the method allocator by init (plan, packed weights).
+  size_t init_bytes = 0;
+  // Needed from KernelContext::temp by each execute (activations, scratch).
+  size_t execute_bytes = 0;
+};
+
+// One node of a delegate's own graph, for inspection tools (`trident
+// inspect`). Shapes are the ones the graph declares.
+struct DelegateValueInfo {
+  const char* dtype = "";
+  uint8_t rank = 0;
+  int32_t dims[kTensorDimLimit] = {};
+};
+
+struct DelegateNodeInfo {
+  const char* type = "";
+  uint8_t num_inputs = 0;
+  uint8_t num_outputs = 0;
+  DelegateValueInfo inputs[8];
+  DelegateValueInfo outputs[4];
+};
+
 class Backend {
  public:
   virtual bool is_available() const = 0;
-  // Returns the backend's handle for this delegate instance.
+  // Checks the blob and reports the memory that init and execute will take.
+  // Fails as init would for a blob it cannot run.
+  virtual Result<BackendMemoryNeeds> memory_needs(
+      BackendInitContext& context, ByteSpan processed,
+      Span<const CompileSpec> compile_specs) const = 0;
+  // Returns the backend's handle for this delegate instance. The blob's bytes
+  // outlive the handle.
   virtual Result<void*> init(BackendInitContext& context, ByteSpan processed,
                              Span<const CompileSpec> compile_specs) const = 0;
   virtual Error execute(void* handle, KernelContext& context,
                         Span<EValue*> args) const = 0;
   virtual void destroy(void* handle) const = 0;
+
+  // The delegate instance's graph, node by node, for backends that have one
+  // (0 nodes otherwise).
+  virtual size_t num_nodes(void* handle) const { return 0; }
+  virtual Result<DelegateNodeInfo> node_info(void* handle, size_t index) const {
+    return fail(Error::NotSupported, "this backend does not describe its nodes");
+  }
 
  protected:
   ~Backend() = default;

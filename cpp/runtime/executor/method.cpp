@@ -104,6 +104,8 @@ Error Method::run_instruction(size_t pc, size_t* next_pc) {
       if (temp_ != nullptr) {
         temp_->reset();
       }
+      TRI_TRY_CONTEXT(check_args_have_memory(instr), "instruction %zu (delegate %" PRIu32
+                      ", %s)", pc, instr.target, d.backend_id);
       TRI_TRY_CONTEXT(
           d.backend->execute(d.handle, context,
                              Span<EValue*>(instr.args, instr.num_args)),

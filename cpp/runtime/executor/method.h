@@ -43,6 +43,11 @@ class Method {
   size_t num_outputs() const { return plan_.outputs.size(); }
   size_t num_instructions() const { return plan_.instructions.size(); }
 
+  // The method's delegate instances (backend and handle), for inspection.
+  Span<const DelegateInstance> delegates() const {
+    return {plan_.delegates.data(), plan_.delegates.size()};
+  }
+
   const EValue& input(size_t index) const;
   const EValue& output(size_t index) const;
 

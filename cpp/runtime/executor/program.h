@@ -25,6 +25,15 @@ struct ValueInfo {
   SizesType sizes[kTensorDimLimit] = {};
 };
 
+// What the caller must provide before load_method(), besides the planned
+// buffers: the method allocator's size, and the scratch (MemoryManager::temp)
+// that its instructions need at run time (delegate activations; kernels that
+// need more scratch than they are given work in tiles).
+struct MethodMemoryNeeds {
+  size_t method_bytes = 0;
+  size_t temp_bytes = 0;
+};
+
 struct MethodLoadOptions {
   // External data (e.g. `.ptd` files) that tensors may reference by key.
   const NamedDataMap* external_data = nullptr;
@@ -48,8 +57,11 @@ class Program {
   virtual size_t num_planned_buffers(size_t method) const = 0;
   virtual Result<size_t> planned_buffer_size(size_t method,
                                              size_t index) const = 0;
-  // Bytes of method-allocator memory load_method() needs at most.
-  virtual Result<size_t> method_allocator_size(size_t method) const = 0;
+  // The memory load_method() and execution need beyond the planned buffers.
+  // `scratch` is working memory for the query (delegates plan their graphs
+  // in it); it is reset afterwards.
+  virtual Result<MethodMemoryNeeds> memory_needs(size_t method,
+                                                 MemoryAllocator& scratch) const = 0;
 
   // Whether every operator and backend the method needs is registered; the
   // error names the missing ones. Cheap: allocates nothing.

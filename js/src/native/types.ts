@@ -51,12 +51,24 @@ export interface RawValueSpec {
   dynamism?: string;
 }
 
+export interface RawDelegateValue {
+  dtype: string;
+  shape: number[];
+}
+
+export interface RawDelegate {
+  backend: string;
+  nodeCounts: Record<string, number>;
+  nodes: Array<{ type: string; inputs: RawDelegateValue[]; outputs: RawDelegateValue[] }>;
+}
+
 export interface RawMethod {
   name: string;
   inputs: RawValueSpec[];
   outputs: RawValueSpec[];
   instructions?: number;
   plannedBytes?: number;
+  delegates?: RawDelegate[];
 }
 
 /** output(method, i): a tensor in the heap, or a scalar with a string value. */

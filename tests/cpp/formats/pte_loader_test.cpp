@@ -156,7 +156,9 @@ TEST(PteHostile, FlatbufferOffsetsOutOfRange) {
     if (p.ok()) {
       for (size_t m = 0; m < p->num_methods(); ++m) {
         for (size_t k = 0; k < p->num_inputs(m); ++k) (void)p->input_info(m, k);
-        (void)p->method_allocator_size(m);
+        std::vector<uint8_t> scratch_bytes(1 << 16);
+        MemoryAllocator scratch(scratch_bytes.data(), scratch_bytes.size());
+        (void)p->memory_needs(m, scratch);
       }
     }
   }

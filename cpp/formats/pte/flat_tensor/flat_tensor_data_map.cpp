@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "cpp/formats/pte/byte_reader.h"
+#include "cpp/runtime/core/byte_reader.h"
 #include "cpp/formats/pte/file_checks.h"
 #include "cpp/formats/pte/schema/flat_tensor_generated.h"
 #include "cpp/formats/pte/schema/flat_tensor_v0_generated.h"

@@ -1,0 +1,200 @@
+// Conv2d, DepthwiseConv2d and ConvTranspose2d over NHWC float32 data, with
+// their weights packed at init and the fused output range applied in the
+// microkernels. All three gather each output pixel's window through
+// pointers (zero rows for padding and, for transposed convolutions, for the
+// taps that fall between input pixels) into the igemm or depthwise kernel;
+// a 1x1 stride-1 convolution reads its input rows in place (a plain gemm).
+#include <cinttypes>
+#include <cstring>
+
+#include "cpp/delegates/xnnpack/ops/conv_common.h"
+#include "cpp/kernels/simd/f32_dwconv_minmax.h"
+#include "cpp/kernels/simd/f32_gemm_minmax.h"
+
+namespace tri::xnnpack {
+namespace {
+
+// ---- shapes -------------------------------------------------------------
+
+Error reshape_conv(const Node& node, Value* values) {
+  const Value& x = in(node, values, 0);
+  TRI_TRY(expect_rank(node, x, "input", 4));
+  const ConvParams& c = node.params.conv;
+  const ConvShape s = conv_shape(node, x);
+  TRI_CHECK(x.dim(3) == static_cast<int32_t>(s.in_channels), Error::InvalidArgument,
+            "input has %d channels, the node takes %zu", x.dim(3), s.in_channels);
+  int64_t oh = 0;
+  int64_t ow = 0;
+  if (node.type == NodeType::ConvTranspose2d) {
+    oh = (int64_t{x.dim(1)} - 1) * c.stride_h - c.pad_top - c.pad_bottom +
+         int64_t{c.dilation_h} * (c.kernel_h - 1) + c.adjust_h + 1;
+    ow = (int64_t{x.dim(2)} - 1) * c.stride_w - c.pad_left - c.pad_right +
+         int64_t{c.dilation_w} * (c.kernel_w - 1) + c.adjust_w + 1;
+  } else {
+    oh = conv_out_size(x.dim(1), c.pad_top + c.pad_bottom, c.kernel_h, c.dilation_h, c.stride_h);
+    ow = conv_out_size(x.dim(2), c.pad_left + c.pad_right, c.kernel_w, c.dilation_w, c.stride_w);
+  }
+  TRI_CHECK(oh >= 0 && ow >= 0 && oh <= 0x7FFFFFFF && ow <= 0x7FFFFFFF,
+            Error::InvalidArgument, "a %dx%d input gives a %" PRId64 "x%" PRId64 " output",
+            x.dim(1), x.dim(2), oh, ow);
+  const int32_t dims[4] = {x.dim(0), static_cast<int32_t>(oh), static_cast<int32_t>(ow),
+                           static_cast<int32_t>(s.out_channels)};
+  return resize_output(node, values, 0, dims, 4);
+}
+
+// ---- packing --------------------------------------------------------------
+
+// Convolutions run as `groups` gemms of group_out channels over
+// ks * group_in steps; a depthwise node with a depth multiplier above 1 is
+// such a grouped convolution (group_in 1).
+bool uses_dwconv_kernel(const Node& node) {
+  const ConvParams& c = node.params.conv;
+  return node.type == NodeType::DepthwiseConv2d && c.group_out == c.group_in;
+}
+
+size_t group_floats(const Node& node) {
+  const ConvShape s = conv_shape_params(node);
+  return f32_gemm_packed_floats(s.group_out, s.ks * s.group_in);
+}
+
+size_t packed_bytes(const Node& node, const Value* values) {
+  if (in(node, values, 0).dtype != DType::F32) return qs8_conv_packed_bytes(node, values);
+  const ConvShape s = conv_shape_params(node);
+  if (uses_dwconv_kernel(node)) return f32_dwconv_packed_floats(s.out_channels, s.ks) * 4;
+  return group_floats(node) * s.groups * 4;
+}
+
+void pack(const Node& node, const Value* values, void* dst) {
+  if (in(node, values, 0).dtype != DType::F32) {
+    qs8_conv_pack(node, values, dst);
+    return;
+  }
+  const ConvShape s = conv_shape_params(node);
+  const float* w = in(node, values, 1).data_as<const float>();
+  const float* bias = node.inputs[2] != kInvalidId
+                          ? static_cast<const float*>(in(node, values, 2).data())
+                          : nullptr;
+  float* packed = static_cast<float*>(dst);
+  if (uses_dwconv_kernel(node)) {
+    f32_dwconv_pack(s.out_channels, s.ks, w, bias, packed);
+    return;
+  }
+  const size_t k = s.ks * s.group_in;
+  for (size_t g = 0; g < s.groups; ++g) {
+    const float* gb = bias ? bias + g * s.group_out : nullptr;
+    if (node.type == NodeType::DepthwiseConv2d) {
+      // [1, kh, kw, C * m]: output channels g*m .. g*m+m-1, taps strided.
+      f32_gemm_pack(s.group_out, s.ks, w + g * s.group_out, 1, s.out_channels, gb, packed);
+    } else {
+      f32_gemm_pack(s.group_out, k, w + g * s.group_out * k, k, 1, gb, packed);
+    }
+    packed += group_floats(node);
+  }
+}
+
+// ---- running ----------------------------------------------------------------
+
+size_t scratch_bytes(const Node& node, const Value* values) {
+  const Value& x = in(node, values, 0);
+  const ConvShape s = conv_shape(node, x);
+  const size_t zeros = (s.in_channels + 4) * 4;
+  const size_t width = static_cast<size_t>(out(node, values).dim(2));
+  const size_t pointers = uses_dwconv_kernel(node) ? width * s.ks : s.ks * kF32GemmMr;
+  return zeros + pointers * sizeof(void*) + 64;
+}
+
+Error run_gemm_conv(const Node& node, Value* values, RunContext& ctx) {
+  const Value& x = in(node, values, 0);
+  Value& y = out(node, values);
+  const ConvShape s = conv_shape(node, x);
+  const float* input = x.data_as<const float>();
+  float* output = y.data_as<float>();
+  const float* packed = static_cast<const float*>(node.packed);
+  const size_t cin = s.in_channels;
+  const size_t cout = s.out_channels;
+  // 1x1, stride 1, unpadded, one group: the NHWC input already is the
+  // gemm's left matrix.
+  if (conv_is_pointwise(node) && s.groups == 1) {
+    const size_t rows = x.numel() / cin;
+    for (size_t r = 0; r < rows; r += kF32GemmMr) {
+      const size_t mr = rows - r < kF32GemmMr ? rows - r : kF32GemmMr;
+      f32_gemm_minmax_6x8(mr, cout, cin, input + r * cin, cin, packed, output + r * cout, cout,
+                          node.out_min, node.out_max);
+    }
+    return Error::Ok;
+  }
+  float* zero = ctx.scratch->allocate_array<float>(s.group_in);
+  const void** ptrs = ctx.scratch->allocate_array<const void*>(s.ks * kF32GemmMr);
+  TRI_CHECK(zero != nullptr && ptrs != nullptr, Error::MemoryAllocationFailed,
+            "no scratch for the convolution's window pointers");
+  memset(zero, 0, s.group_in * sizeof(float));
+  const int32_t n_images = x.dim(0);
+  const size_t pixels = static_cast<size_t>(y.dim(1)) * static_cast<size_t>(y.dim(2));
+  const size_t gfloats = group_floats(node);
+  WindowWalker walk(node, x, y);
+  for (int32_t n = 0; n < n_images; ++n) {
+    const float* image = input + static_cast<size_t>(n) * x.dim(1) * x.dim(2) * cin;
+    float* out_image = output + static_cast<size_t>(n) * pixels * cout;
+    for (size_t p0 = 0; p0 < pixels; p0 += kF32GemmMr) {
+      const size_t mr = pixels - p0 < kF32GemmMr ? pixels - p0 : kF32GemmMr;
+      for (size_t g = 0; g < s.groups; ++g) {
+        walk.fill(image, g * s.group_in, zero, p0, mr, kF32GemmMr, ptrs);
+        f32_igemm_minmax_6x8(mr, s.group_out, s.group_in, s.ks,
+                             reinterpret_cast<const float* const*>(ptrs), packed + g * gfloats,
+                             out_image + p0 * cout + g * s.group_out, cout, node.out_min,
+                             node.out_max);
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+Error run_dwconv(const Node& node, Value* values, RunContext& ctx) {
+  const Value& x = in(node, values, 0);
+  Value& y = out(node, values);
+  const ConvShape s = conv_shape(node, x);
+  const size_t c = s.in_channels;
+  const size_t width = static_cast<size_t>(y.dim(2));
+  float* zero = ctx.scratch->allocate_array<float>(c);
+  const void** ptrs = ctx.scratch->allocate_array<const void*>(width * s.ks);
+  TRI_CHECK(zero != nullptr && ptrs != nullptr, Error::MemoryAllocationFailed,
+            "no scratch for the convolution's window pointers");
+  memset(zero, 0, c * sizeof(float));
+  const float* input = x.data_as<const float>();
+  float* output = y.data_as<float>();
+  WindowWalker walk(node, x, y);
+  for (int32_t n = 0; n < x.dim(0); ++n) {
+    const float* image = input + static_cast<size_t>(n) * x.dim(1) * x.dim(2) * c;
+    for (int32_t oh = 0; oh < y.dim(1); ++oh) {
+      walk.fill_row(image, zero, oh, ptrs);
+      float* row = output + ((static_cast<size_t>(n) * y.dim(1) + oh) * width) * c;
+      f32_dwconv_minmax(c, width, s.ks, reinterpret_cast<const float* const*>(ptrs),
+                        static_cast<const float*>(node.packed), row, c,
+                        node.out_min, node.out_max);
+    }
+  }
+  return Error::Ok;
+}
+
+Error run(const Node& node, Value* values, RunContext& ctx) {
+  if (in(node, values, 0).dtype != DType::F32) return qs8_conv_run(node, values, ctx);
+  if (uses_dwconv_kernel(node)) return run_dwconv(node, values, ctx);
+  return run_gemm_conv(node, values, ctx);
+}
+
+Error check(Node& node, const Value* values) { return check_conv(node, values); }
+
+const OpDef kConv = {&check, &reshape_conv, &scratch_bytes, &packed_bytes, &pack, &run};
+
+}  // namespace
+
+const OpDef* conv_op_def(NodeType type) {
+  switch (type) {
+    case NodeType::Conv2d:
+    case NodeType::DepthwiseConv2d:
+    case NodeType::ConvTranspose2d: return &kConv;
+    default: return nullptr;
+  }
+}
+
+}  // namespace tri::xnnpack

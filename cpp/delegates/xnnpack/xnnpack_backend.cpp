@@ -1,0 +1,107 @@
+#include "cpp/delegates/xnnpack/xnnpack_backend.h"
+
+#include "cpp/delegates/xnnpack/xnn_runtime.h"
+
+namespace tri::xnnpack {
+namespace {
+
+constexpr size_t kBlockAlignment = 64;
+
+GraphReadOptions read_options(const BackendInitContext& context, bool resolve) {
+  GraphReadOptions options;
+  options.named_data = context.named_data;
+  options.resolve_constants = resolve;
+  return options;
+}
+
+class XnnpackBackend final : public Backend {
+ public:
+  bool is_available() const override { return true; }
+
+  // Builds the runtime once in scratch, measuring: the graph's values and
+  // nodes, then the packed weights init will add.
+  Result<BackendMemoryNeeds> memory_needs(BackendInitContext& context, ByteSpan processed,
+                                          Span<const CompileSpec>) const override {
+    TRI_CHECK(context.scratch != nullptr, Error::InvalidArgument,
+              "the XNNPACK memory query needs scratch memory");
+    MemoryAllocator& scratch = *context.scratch;
+    const size_t left = scratch.capacity() - scratch.used();
+    const size_t half = left / 2 / kBlockAlignment * kBlockAlignment;
+    void* region = scratch.allocate(half, kBlockAlignment);
+    TRI_CHECK(region != nullptr, Error::MemoryAllocationFailed,
+              "no scratch memory to plan the XNNPACK graph");
+    MemoryAllocator persistent(region, half);
+    Result<Runtime*> rt =
+        build_runtime(processed, read_options(context, false), persistent, scratch, false);
+    if (!rt.ok()) {
+      if (rt.error() == Error::MemoryAllocationFailed) {
+        return add_context(rt.error(), "planning the XNNPACK graph in %zu bytes of scratch",
+                           half);
+      }
+      return rt.error();
+    }
+    BackendMemoryNeeds needs;
+    needs.init_bytes = persistent.used() + (*rt)->packed_bytes + kBlockAlignment;
+    needs.execute_bytes = execute_bytes(**rt);
+    return needs;
+  }
+
+  Result<void*> init(BackendInitContext& context, ByteSpan processed,
+                     Span<const CompileSpec> specs) const override {
+    TRI_CHECK(context.method_allocator != nullptr && context.scratch != nullptr,
+              Error::InvalidArgument, "XNNPACK init needs method and scratch memory");
+    // The same measurement as memory_needs, then the same build into one
+    // block of exactly that size.
+    MemoryAllocator scratch = *context.scratch;
+    TRI_ASSIGN_OR_RETURN(const BackendMemoryNeeds needs, memory_needs(context, processed, specs));
+    *context.scratch = scratch;
+    void* block = context.method_allocator->allocate(needs.init_bytes, kBlockAlignment);
+    TRI_CHECK(block != nullptr, Error::MemoryAllocationFailed,
+              "method allocator exhausted (%zu bytes for the XNNPACK delegate)",
+              needs.init_bytes);
+    MemoryAllocator persistent(block, needs.init_bytes);
+    TRI_ASSIGN_OR_RETURN(Runtime* rt, build_runtime(processed, read_options(context, true),
+                                                    persistent, *context.scratch, true));
+    return static_cast<void*>(rt);
+  }
+
+  Error execute(void* handle, KernelContext& context, Span<EValue*> args) const override {
+    TRI_CHECK(handle != nullptr, Error::DelegateInvalidHandle, "XNNPACK delegate not initialized");
+    return execute_runtime(*static_cast<Runtime*>(handle), context, args);
+  }
+
+  // Everything lives in the method's memory: nothing to release.
+  void destroy(void*) const override {}
+
+  size_t num_nodes(void* handle) const override {
+    return handle ? static_cast<Runtime*>(handle)->graph.nodes.size() : 0;
+  }
+
+  Result<DelegateNodeInfo> node_info(void* handle, size_t index) const override {
+    TRI_CHECK(handle != nullptr && index < num_nodes(handle), Error::InvalidArgument,
+              "node %zu does not exist", index);
+    const Graph& g = static_cast<Runtime*>(handle)->graph;
+    const Node& node = g.nodes[index];
+    DelegateNodeInfo info;
+    info.type = node_type_name(node.type);
+    auto describe = [&](uint32_t v, DelegateValueInfo* out) {
+      const Value& value = g.values[v];
+      out->dtype = dtype_name(value.dtype);
+      out->rank = value.declared_rank;
+      for (int d = 0; d < value.declared_rank; ++d) out->dims[d] = value.declared_dims[d];
+    };
+    for (int i = 0; i < node.num_inputs; ++i) {
+      if (node.inputs[i] != kInvalidId) describe(node.inputs[i], &info.inputs[info.num_inputs++]);
+    }
+    for (int i = 0; i < node.num_outputs; ++i) describe(node.outputs[i], &info.outputs[info.num_outputs++]);
+    return info;
+  }
+};
+
+const XnnpackBackend g_backend;
+
+}  // namespace
+
+const Backend& xnnpack_backend() { return g_backend; }
+
+}  // namespace tri::xnnpack
