@@ -1,6 +1,8 @@
 // Every op case of tests/ops/cases (written by tools/export/export_ops.py,
-// with PyTorch's outputs) through the wasm build and the public API, once
-// with the kernels' SIMD paths and once with their scalar reference paths.
+// with PyTorch's outputs) and every XNNPACK node case of
+// tests/ops/xnnpack_cases (tools/export/xnnpack/export_xnn_cases.py) through
+// the wasm build and the public API, once with the kernels' SIMD paths and
+// once with their scalar reference paths.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +20,10 @@ interface OpCase {
 interface OpCaseFile { op: string; cases: OpCase[] }
 
 const CASES_DIR = repoPath('tests', 'ops', 'cases');
-const files = fs.existsSync(CASES_DIR) ? fs.readdirSync(CASES_DIR).filter((f) => f.endsWith('.json')).sort() : [];
+const XNNPACK_CASES_DIR = repoPath('tests', 'ops', 'xnnpack_cases');
+const caseFiles = (dir: string): string[] =>
+  fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(dir, f)) : [];
+const files = [...caseFiles(CASES_DIR), ...caseFiles(XNNPACK_CASES_DIR)];
 
 const ARRAYS: Record<DType, new (buffer: ArrayBuffer) => ArrayLike<number | bigint>> = {
   float32: Float32Array, float64: Float64Array, float16: Uint16Array, bfloat16: Uint16Array,
@@ -102,14 +107,15 @@ async function runCases(model: Model, file: OpCaseFile): Promise<string[]> {
 describe('op cases against PyTorch', () => {
   afterAll(() => { env.simd = true; });
 
-  it('has cases', () => {
-    expect(files.length).toBeGreaterThan(0);
+  it('has cases, ATen ops and XNNPACK nodes', () => {
+    expect(caseFiles(CASES_DIR).length).toBeGreaterThan(0);
+    expect(caseFiles(XNNPACK_CASES_DIR).length).toBeGreaterThan(0);
   });
 
-  for (const name of files) {
-    const file = JSON.parse(fs.readFileSync(path.join(CASES_DIR, name), 'utf8')) as OpCaseFile;
+  for (const jsonPath of files) {
+    const file = JSON.parse(fs.readFileSync(jsonPath, 'utf8')) as OpCaseFile;
     it(`${file.op}: ${file.cases.length} cases, SIMD and scalar paths`, async () => {
-      const model = await load(path.join(CASES_DIR, name.replace(/\.json$/, '.pte')));
+      const model = await load(jsonPath.replace(/\.json$/, '.pte'));
       try {
         for (const simd of [true, false]) {
           env.simd = simd;

@@ -900,6 +900,8 @@ class ProgramBuilder:
         self._constant_ids: Dict[bytes, int] = {}
         # delegate blobs: (location, bytes)
         self._blobs: List[Tuple[str, bytes]] = []
+        # Program.named_data: key -> bytes (delegate weights by key)
+        self._named: Dict[str, bytes] = {}
         #: Program.version (0 in every corpus file).
         self.version = 0
 
@@ -917,6 +919,16 @@ class ProgramBuilder:
             self._constants.append(raw)
             self._constant_ids[raw] = len(self._constants)
         return self._constant_ids[raw]
+
+    def named_data(self, key: str, raw: bytes) -> None:
+        """Adds ``raw`` to Program.named_data under ``key`` (how current
+        XNNPACK exports store delegate weights). Each distinct buffer gets a
+        segment of its own, after the delegate segments; a key may be added
+        again only with the same bytes."""
+        raw = bytes(raw)
+        if key in self._named and self._named[key] != raw:
+            raise PteWriterError(f"named data {key!r} added twice with different bytes")
+        self._named[key] = raw
 
     def _add_delegate_blob(self, raw: bytes, location: str) -> int:
         self._blobs.append((location, raw))
@@ -974,6 +986,14 @@ class ProgramBuilder:
                 blob_index[bi] = len(inline_data)
                 inline_data.append({"data": raw})
 
+        named_index: Dict[bytes, int] = {}
+        named_entries: List[Dict[str, Any]] = []
+        for key, raw in self._named.items():
+            if raw not in named_index:
+                named_index[raw] = len(segments)
+                segments.append(raw)
+            named_entries.append({"key": key, "segment_index": named_index[raw]})
+
         seg_table = []
         cursor = 0
         for raw in segments:
@@ -986,6 +1006,8 @@ class ProgramBuilder:
         prog["backend_delegate_data"] = inline_data
         prog["segments"] = seg_table
         prog["constant_segment"] = constant_segment
+        if named_entries:
+            prog["named_data"] = named_entries
         return prog, segments
 
     def serialize(self, *, header: str = "auto", constants: str = "segment",

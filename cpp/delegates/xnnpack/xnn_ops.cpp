@@ -57,8 +57,11 @@ Error expect_constant(const Node& node, const Value& v, const char* what) {
 }
 
 Error expect_rank(const Node& node, const Value& v, const char* what, int rank) {
-  TRI_CHECK(v.rank() == rank, Error::InvalidProgram, "%s (value %" PRIu32 ") has %d dims, %d expected",
-            what, v.id, v.rank(), rank);
+  // 4-bit weights keep their packed bytes in the tensor; their shape is the
+  // declared one.
+  const bool packed = v.dtype == DType::QCInt4 || v.dtype == DType::QBInt4;
+  TRI_CHECK((packed ? v.declared_rank : v.rank()) == rank, Error::InvalidProgram, "%s (value %" PRIu32 ") has %d dims, %d expected",
+            what, v.id, packed ? v.declared_rank : v.rank(), rank);
   return Error::Ok;
 }
 

@@ -1,6 +1,8 @@
 // Runs every op case of tests/ops/cases (written by tools/export/export_ops.py
-// from PyTorch) through the native build: one test per op, each case a
-// method of the op's .pte. TRIDENT_OPS=aten::abs.out,... selects ops.
+// from PyTorch) and every XNNPACK node case of tests/ops/xnnpack_cases
+// (tools/export/xnnpack/export_xnn_cases.py) through the native build: one
+// test per op or node type, each case a method of its .pte.
+// TRIDENT_OPS=aten::abs.out,xnnpack::Conv2d,... selects some.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -16,11 +18,17 @@ namespace tri::testing {
 namespace {
 
 std::string cases_dir() { return std::string(TRIDENT_SOURCE_DIR) + "/tests/ops/cases"; }
+std::string xnnpack_cases_dir() {
+  return std::string(TRIDENT_SOURCE_DIR) + "/tests/ops/xnnpack_cases";
+}
 
 const std::vector<OpCaseFile>& all_files() {
   static const std::vector<OpCaseFile> files = [] {
     const char* only = std::getenv("TRIDENT_OPS");
-    return read_op_case_files(cases_dir(), only ? only : "");
+    std::vector<OpCaseFile> out = read_op_case_files(cases_dir(), only ? only : "");
+    std::vector<OpCaseFile> nodes = read_op_case_files(xnnpack_cases_dir(), only ? only : "");
+    out.insert(out.end(), nodes.begin(), nodes.end());
+    return out;
   }();
   return files;
 }
