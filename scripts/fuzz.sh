@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The sanitizer pass: builds everything with clang, ASan and UBSan into
 # build/fuzz, runs the C++ units there, then runs the .pte loader fuzzer for a
-# a fixed number of inputs (default 300000) from a fixed seed, so a run is
+# a fixed number of inputs (default 300000) and the XnnpackBackend payload
+# fuzzer for a third of that, each from a fixed seed, so a run is
 # reproducible: the same tree gives the same inputs. Seeds are the project's
 # fixtures and, when present, the ../shared corpus. FUZZ_SECONDS=N fuzzes for
 # N seconds with a random seed instead, for exploring. A test failure, crash, leak or sanitizer report fails
@@ -22,14 +23,31 @@ if [ -d ../shared/corpus/pte ]; then
   find ../shared/corpus/pte \( -name '*.pte' -o -name '*.bpte' \) -size -64k \
     -exec cp {} "$seeds/" \;
 fi
+# run_fuzzer TARGET SEED_DIR RUNS: a fixed-seed run of RUNS inputs, or
+# FUZZ_SECONDS of exploration; the seed folder is consumed.
+run_fuzzer() {
+  local budget
+  if [ -n "${FUZZ_SECONDS:-}" ]; then
+    budget=(-max_total_time="$FUZZ_SECONDS")
+  else
+    budget=(-seed=1 -runs="$3")
+  fi
+  ./build/fuzz/tests/fuzz/"$1" "$2" "${budget[@]}" \
+    -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+    -artifact_prefix=build/fuzz/found/ -print_final_stats=1 2>&1 | tail -n 12
+  rm -rf "$2"
+}
+
 work=$(mktemp -d)
 cp "$seeds"/* "$work/"
-if [ -n "${FUZZ_SECONDS:-}" ]; then
-  budget=(-max_total_time="$FUZZ_SECONDS")
-else
-  budget=(-seed=1 -runs="$runs")
+run_fuzzer pte_fuzzer "$work" "$runs"
+
+# XNNPACK payloads: seeds are the delegate blobs of the node cases (and of
+# the corpus), extracted from their .pte files.
+xwork=$(mktemp -d)
+blob_sources=(tests/ops/xnnpack_cases/*.pte)
+if [ -d ../shared/corpus/pte ]; then
+  while IFS= read -r f; do blob_sources+=("$f"); done < <(find ../shared/corpus/pte -name '*.pte' -size -64k)
 fi
-./build/fuzz/tests/fuzz/pte_fuzzer "$work" "${budget[@]}" \
-  -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
-  -artifact_prefix=build/fuzz/found/ -print_final_stats=1 2>&1 | tail -n 12
-rm -rf "$work"
+python3 tools/pte/delegate_blobs.py "$xwork" "${blob_sources[@]}" >/dev/null
+run_fuzzer xnnpack_fuzzer "$xwork" "$((runs / 3))"

@@ -213,6 +213,10 @@ Error HostModel::size_memory() {
     TRI_ASSIGN_OR_RETURN(needs_[m], program_->memory_needs(m, scratch));
     temp_bytes = needs_[m].temp_bytes > temp_bytes ? needs_[m].temp_bytes : temp_bytes;
   }
+  TRI_CHECK(temp_bytes <= options_.max_planned_bytes, Error::LimitExceeded,
+            "the program's delegates need %zu bytes of activations, more than the %llu allowed "
+            "(maxPlannedBytes)",
+            temp_bytes, static_cast<unsigned long long>(options_.max_planned_bytes));
   if (temp_bytes > temp_arena_.size()) {
     TRI_CHECK(temp_arena_.allocate(temp_bytes), Error::MemoryAllocationFailed,
               "cannot allocate %zu bytes of scratch memory (delegate activations)",

@@ -21,7 +21,8 @@
 namespace tri::host {
 
 struct HostOptions {
-  // Cap on the memory plan of any method (hostile files ask for anything).
+  // Cap on the memory plan of any method, and on the scratch its delegates
+  // need for activations (hostile files ask for anything).
   uint64_t max_planned_bytes = uint64_t{1} << 30;
   // Kernel scratch, shared by the model's methods: at least this much, more
   // when a delegate's activations need it. Kernels that need more (packing a

@@ -1,9 +1,13 @@
 // Real models exported by tools/export/models/export_models.py into
 // build/models/ (`bash scripts/fixtures.sh`; large, not committed): each .pte
 // goes through the wasm build with the public API, runs on the saved input and
-// must match eager PyTorch's output within 1e-4 * max(1, max|ref|); the CLI
-// must inspect it. Without build/models the suite is skipped, saying so, except
-// in CI (CI=true), where that is a failure, as for ../shared.
+// must match the reference output within the entry's tolerance: 1e-4 *
+// max(1, max|ref|) for float models, an absolute bound (one output
+// quantization step) for int8 ones. The *_xnnpack entries are
+// XnnpackBackend-delegated: their method must have the delegates the exporter
+// wrote, with the same node types per delegate. The CLI must inspect every
+// file. Without build/models the suite is skipped, saying so, except in CI
+// (CI=true), where that is a failure, as for ../shared.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -29,9 +33,23 @@ interface ModelEntry {
   expected: string;
   inputs: TensorSpec[];
   outputs: TensorSpec[];
-  tolerance: { max_abs_error_rel_to_max_ref: number };
+  /** Relative (float models) or absolute (int8 models) bound on max |got - ref|. */
+  tolerance: { max_abs_error_rel_to_max_ref?: number; max_abs_error?: number };
   operators: Record<string, number>;
   instructions: number;
+  /** DelegateCalls in the method (0 or absent: portable only). */
+  delegates?: number;
+  /** Node counts by type per delegate, in delegate order (delegated entries). */
+  delegate_node_counts?: Array<Record<string, number>>;
+}
+
+/** The entry's bound on max |got - ref|. */
+export function errorBound(tolerance: ModelEntry['tolerance'], refMax: number): number {
+  if (tolerance.max_abs_error !== undefined) return tolerance.max_abs_error;
+  if (tolerance.max_abs_error_rel_to_max_ref !== undefined) {
+    return tolerance.max_abs_error_rel_to_max_ref * Math.max(1, refMax);
+  }
+  throw new Error(`tolerance ${JSON.stringify(tolerance)} has no bound`);
 }
 
 function readNpy(file: string): Tensor {
@@ -80,6 +98,14 @@ describeModels('exported models against eager PyTorch', (models) => {
         const method = model.method('forward');
         expect(method.inputs.map((i) => ({ dtype: i.dtype, shape: i.shape }))).toEqual(entry.inputs);
         expect(method.outputs.map((o) => ({ dtype: o.dtype, shape: o.shape }))).toEqual(entry.outputs);
+        if (entry.delegates !== undefined) {
+          expect(method.delegates.length, `${entry.name}: delegates`).toBe(entry.delegates);
+          for (const d of method.delegates) expect(d.backend).toBe('XnnpackBackend');
+        }
+        if (entry.delegate_node_counts !== undefined) {
+          // The runtime reads the node types the exporter wrote, per delegate.
+          expect(method.delegates.map((d) => ({ ...d.nodeCounts }))).toEqual(entry.delegate_node_counts);
+        }
 
         const input = readNpy(entry.input);
         const want = readNpy(entry.expected);
@@ -91,7 +117,7 @@ describeModels('exported models against eager PyTorch', (models) => {
         expect(got.dtype).toBe('float32');
         expect(got.shape).toEqual(want.shape);
         const { err, refMax } = maxErrors(got.data as Float32Array, want.data as Float32Array);
-        const bound = entry.tolerance.max_abs_error_rel_to_max_ref * Math.max(1, refMax);
+        const bound = errorBound(entry.tolerance, refMax);
         console.info(`${entry.name}: max abs error ${err.toExponential(2)} (bound ${bound.toExponential(2)}), ${ms.toFixed(0)} ms`);
         expect(err, `${entry.name}: max abs error ${err} > ${bound}`).toBeLessThanOrEqual(bound);
       } finally {

@@ -10,6 +10,7 @@ namespace tri::xnnpack {
 namespace {
 
 constexpr uint64_t kArenaAlignment = 64;
+constexpr uint64_t kMaxArenaBytes = uint64_t{1} << 31;
 
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
@@ -128,6 +129,12 @@ Result<Runtime*> build_runtime(ByteSpan blob, const GraphReadOptions& options,
   TRI_CHECK(rt != nullptr, Error::MemoryAllocationFailed, "no memory for the XNNPACK runtime");
   TRI_ASSIGN_OR_RETURN(rt->graph, read_graph(payload, options, persistent));
   TRI_TRY(plan_arena(*rt, scratch));
+  // Beyond what a 32-bit address space could ever hold: refused, whatever
+  // the host's own limit.
+  TRI_CHECK(rt->arena_bytes <= kMaxArenaBytes, Error::LimitExceeded,
+            "the graph's activations need %llu bytes (at most %llu)",
+            static_cast<unsigned long long>(rt->arena_bytes),
+            static_cast<unsigned long long>(kMaxArenaBytes));
   const Value* values = rt->graph.values.data();
   for (Node& node : rt->graph.nodes) {
     if (node.def->scratch_bytes != nullptr) {

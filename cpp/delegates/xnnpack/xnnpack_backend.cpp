@@ -14,6 +14,12 @@ GraphReadOptions read_options(const BackendInitContext& context, bool resolve) {
   return options;
 }
 
+// The one block init takes: the graph's values and nodes (what the measuring
+// build put in `persistent`), then the packed weights, each 64-aligned.
+size_t block_bytes(const MemoryAllocator& persistent, const Runtime& rt) {
+  return persistent.used() + rt.packed_bytes + kBlockAlignment;
+}
+
 class XnnpackBackend final : public Backend {
  public:
   bool is_available() const override { return true; }
@@ -41,7 +47,8 @@ class XnnpackBackend final : public Backend {
       return rt.error();
     }
     BackendMemoryNeeds needs;
-    needs.init_bytes = persistent.used() + (*rt)->packed_bytes + kBlockAlignment;
+    // The block init allocates, plus what aligning it may skip.
+    needs.init_bytes = block_bytes(persistent, **rt) + kBlockAlignment - 1;
     needs.execute_bytes = execute_bytes(**rt);
     return needs;
   }
@@ -55,11 +62,11 @@ class XnnpackBackend final : public Backend {
     MemoryAllocator scratch = *context.scratch;
     TRI_ASSIGN_OR_RETURN(const BackendMemoryNeeds needs, memory_needs(context, processed, specs));
     *context.scratch = scratch;
-    void* block = context.method_allocator->allocate(needs.init_bytes, kBlockAlignment);
+    const size_t bytes = needs.init_bytes - (kBlockAlignment - 1);
+    void* block = context.method_allocator->allocate(bytes, kBlockAlignment);
     TRI_CHECK(block != nullptr, Error::MemoryAllocationFailed,
-              "method allocator exhausted (%zu bytes for the XNNPACK delegate)",
-              needs.init_bytes);
-    MemoryAllocator persistent(block, needs.init_bytes);
+              "method allocator exhausted (%zu bytes for the XNNPACK delegate)", bytes);
+    MemoryAllocator persistent(block, bytes);
     TRI_ASSIGN_OR_RETURN(Runtime* rt, build_runtime(processed, read_options(context, true),
                                                     persistent, *context.scratch, true));
     return static_cast<void*>(rt);

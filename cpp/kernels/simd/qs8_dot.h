@@ -10,7 +10,16 @@
 
 namespace tri {
 
-// sum over i < n of a[i] * b[i].
+// int32 arithmetic that wraps (as the SIMD lanes do) instead of overflowing:
+// hostile graphs can make sums of any size.
+inline int32_t wrap_add(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+inline int32_t wrap_mul(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
+}
+
+// sum over i < n of a[i] * b[i] (wrapping).
 int32_t qs8_dot(const int8_t* a, const int8_t* b, size_t n);
 
 // Four dots sharing `a`: out[j] += sum a[i] * b_j[i] (b_j = b + j * ldb).
@@ -23,6 +32,8 @@ int32_t qs8_dot_reference(const int8_t* a, const int8_t* b, size_t n);
 inline int32_t requantize(int32_t acc, float scale, int32_t zero_point, int32_t qmin,
                           int32_t qmax) {
   const float scaled = static_cast<float>(acc) * scale;
+  // 0 * inf from degenerate scales: no information, the zero point.
+  if (scaled != scaled) return zero_point;
   const float lo = static_cast<float>(qmin - zero_point);
   const float hi = static_cast<float>(qmax - zero_point);
   const float clamped = scaled < lo ? lo : (scaled > hi ? hi : scaled);

@@ -107,6 +107,22 @@ def _tensor_bytes(t: torch.Tensor) -> bytes:
     return t.numpy().tobytes()
 
 
+def folds_to_constant(node: torch.fx.Node, real: Dict[torch.fx.Node, Any], const_nodes: Any) -> bool:
+    """Constant folding: an op whose tensor inputs are all constants (e.g. the
+    transpose of a Linear weight) is computed at export time and its result
+    stored as a constant when something uses it, unless that would store
+    more bytes than its inputs."""
+    deps = node.all_input_nodes
+    if not deps or not all(d in const_nodes for d in deps):
+        return False
+    res = real[node]
+    results = list(res) if isinstance(res, (tuple, list)) else [res]
+    in_bytes = sum(real[d].numel() * real[d].element_size() for d in deps
+                   if isinstance(real[d], torch.Tensor))
+    out_bytes = sum(r.numel() * r.element_size() for r in results if isinstance(r, torch.Tensor))
+    return out_bytes <= in_bytes
+
+
 class Lowering:
     """Builds one method of ``pb`` from a functional ATen graph."""
 
@@ -272,21 +288,10 @@ class Lowering:
             else:
                 self.vals[node] = self.vals[src][i]
             return
-        # Constant folding: an op whose tensor inputs are all constants (e.g.
-        # the transpose of a Linear weight) is computed here, and its result
-        # stored as a constant when something uses it, unless that would
-        # store more bytes than its inputs.
-        deps = node.all_input_nodes
-        if deps and all(d in self.const_nodes for d in deps):
-            res = self.real[node]
-            results = list(res) if isinstance(res, (tuple, list)) else [res]
-            in_bytes = sum(self.real[d].numel() * self.real[d].element_size() for d in deps
-                           if isinstance(self.real[d], torch.Tensor))
-            out_bytes = sum(r.numel() * r.element_size() for r in results if isinstance(r, torch.Tensor))
-            if out_bytes <= in_bytes:
-                self.const_nodes.add(node)
-                self.folded[str(target)] += 1
-                return
+        if folds_to_constant(node, self.real, self.const_nodes):
+            self.const_nodes.add(node)
+            self.folded[str(target)] += 1
+            return
         if target in op_map.IDENTITY_OPS or self._is_noop_clone(node):
             src = node.args[0]
             if src in self.const_nodes:

@@ -36,7 +36,7 @@ DEFAULT_OUT = os.path.join(ROOT, "tests", "ops", "xnnpack_cases")
 MAX_NODE_BYTES = 96 * 1024
 
 
-def build_case(pb: ProgramBuilder, name: str, c: lib.Case) -> Dict[str, Any]:
+def build_case(pb: ProgramBuilder, name: str, c: lib.Case, inline: bool) -> Dict[str, Any]:
     m = pb.method(name)
     g = XnnGraph()
     ext_in = [g.value("fp32", list(t.shape), external_input=i) for i, t in enumerate(c.inputs)]
@@ -57,10 +57,14 @@ def build_case(pb: ProgramBuilder, name: str, c: lib.Case) -> Dict[str, Any]:
         g.output_ids.append(vid)
         ext_out.append(vid)
     g.num_externs = len(ext_in) + len(ext_out)
-    blob = g.payload(named_data=pb.named_data)
+    # Both placements of real exports: current ones put the payload in a
+    # segment and its weights in the program's named data; those of early
+    # 2025 kept the payload inline in the program, weights in its own
+    # constant-data area.
+    blob = g.payload(constants="inline" if inline else "named", named_data=pb.named_data)
     args = [m.input(m.tensor("float32", list(t.shape))) for t in c.inputs]
     outs = [m.tensor("float32", list(t.shape)) for t in expected]
-    d = m.delegate("XnnpackBackend", blob)
+    d = m.delegate("XnnpackBackend", blob, location="inline" if inline else "segment")
     m.delegate_call(d, args + outs)
     for o in outs:
         m.output(o)
@@ -71,7 +75,8 @@ def build_case(pb: ProgramBuilder, name: str, c: lib.Case) -> Dict[str, Any]:
 
 def write_node(node: str, cases: List[lib.Case], out_dir: str) -> int:
     pb = ProgramBuilder()
-    records = [build_case(pb, f"c{i}", c) for i, c in enumerate(cases)]
+    # Every third case uses the older placement.
+    records = [build_case(pb, f"c{i}", c, inline=i % 3 == 2) for i, c in enumerate(cases)]
     stem = os.path.join(out_dir, f"xnnpack__{node}")
     pb.write(stem + ".pte")
     with open(stem + ".json", "w") as f:

@@ -154,7 +154,7 @@ Error run_window_pool(const Node& node, Value* values, RunContext& ctx) {
         for (size_t i = 0; i < c; ++i) {
           const int32_t q = u8 ? static_cast<const uint8_t*>(taps[t])[i]
                                : static_cast<const int8_t*>(taps[t])[i];
-          sums[i] = is_max ? (q > sums[i] ? q : sums[i]) : sums[i] + q - x.quant.zero_point;
+          sums[i] = is_max ? (q > sums[i] ? q : sums[i]) : wrap_add(sums[i], q - x.quant.zero_point);
         }
       }
       const float scale =

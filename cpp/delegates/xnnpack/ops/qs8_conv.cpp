@@ -94,13 +94,14 @@ void qs8_conv_pack(const Node& node, const Value* values, void* dst) {
     for (size_t j = 0; j < p.k; ++j) {
       const int32_t q = filter_q(node, w, s, o, j);
       weights[o * p.k + j] = static_cast<int8_t>(q);
-      sum += q;
+      sum = wrap_add(sum, q);
     }
     const float acc_scale = x.quant.scale * channel_scale(w, o);
     const int32_t b = node.inputs[2] != kInvalidId
-                          ? bias_in_accumulator_units(in(node, values, 2), o, acc_scale)
+                          ? bias_in_accumulator_units(in(node, values, 2), o,
+                                                      static_cast<double>(x.quant.scale) * channel_scale(w, o))
                           : 0;
-    bias[o] = b - x.quant.zero_point * sum;
+    bias[o] = wrap_add(b, -wrap_mul(x.quant.zero_point, sum));
     scales[o] = acc_scale / y.quant.scale;
   }
 }
@@ -142,7 +143,7 @@ Error qs8_conv_run(const Node& node, Value* values, RunContext& ctx) {
         }
         for (size_t j = 0; j < s.group_out; ++j) {
           const size_t o = g * s.group_out + j;
-          const int32_t acc = bias[o] + qs8_dot(patch, weights + o * p.k, p.k);
+          const int32_t acc = wrap_add(bias[o], qs8_dot(patch, weights + o * p.k, p.k));
           out_px[o] = static_cast<int8_t>(requantize(acc, scales[o], y_zp, qmin, qmax));
         }
       }

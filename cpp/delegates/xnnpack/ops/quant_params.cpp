@@ -23,11 +23,14 @@ void quantized_output_range(const Node& node, const Value& y, int32_t* qmin, int
   *qmax = hi;
 }
 
-int32_t bias_in_accumulator_units(const Value& bias, size_t n, float acc_scale) {
+int32_t bias_in_accumulator_units(const Value& bias, size_t n, double acc_scale) {
   const int32_t q = bias.data_as<const int32_t>()[n];
-  const float bias_scale = channel_scale(bias, n);
+  const double bias_scale = channel_scale(bias, n);
   if (bias_scale == acc_scale) return q;
-  return static_cast<int32_t>(std::nearbyint(static_cast<double>(q) * bias_scale / acc_scale));
+  // Scales far apart would overflow the accumulator: saturate. (In double,
+  // products and ratios of finite positive float scales stay finite.)
+  const double v = std::nearbyint(static_cast<double>(q) * bias_scale / acc_scale);
+  return v >= 2147483647.0 ? INT32_MAX : (v <= -2147483648.0 ? INT32_MIN : static_cast<int32_t>(v));
 }
 
 int32_t filter_element(const Value& w, size_t n, size_t k, size_t row_elements) {

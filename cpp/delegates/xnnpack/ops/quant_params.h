@@ -60,7 +60,7 @@ inline int32_t q8_max(const Value& v) { return v.dtype == DType::QUInt8 ? 255 : 
 // Bias element n of an int32 bias, in the units of an accumulator whose
 // scale is `acc_scale` (input scale times filter scale): as stored when the
 // exporter used that scale, rescaled otherwise.
-int32_t bias_in_accumulator_units(const Value& bias, size_t n, float acc_scale);
+int32_t bias_in_accumulator_units(const Value& bias, size_t n, double acc_scale);
 
 // Bytes of [count] T, 16-aligned, for laying out packed blocks.
 inline size_t aligned_bytes(size_t count, size_t size) { return (count * size + 15) / 16 * 16; }

@@ -124,7 +124,7 @@ void quantized_fc_pack(const Node& node, const Value* values, void* dst) {
       for (size_t k = b * block; k < (b + 1) * block; ++k) {
         const int32_t q = weight_q(w, node, n, k, s);
         weights[n * s.in + k] = static_cast<int8_t>(q);
-        sum += q;
+        sum = wrap_add(sum, q);
       }
       sums[n * p.blocks + b] = sum;
       scales[n * p.blocks + b] =
@@ -143,8 +143,9 @@ void quantized_fc_pack(const Node& node, const Value* values, void* dst) {
   int32_t* bias = reinterpret_cast<int32_t*>(base);
   for (size_t n = 0; n < s.out; ++n) {
     const float acc_scale = x.quant.scale * scales[n];
-    const int32_t b = has_bias ? bias_in_accumulator_units(in(node, values, 2), n, acc_scale) : 0;
-    bias[n] = b - x.quant.zero_point * sums[n];
+    const int32_t b = has_bias ? bias_in_accumulator_units(in(node, values, 2), n,
+                                                             static_cast<double>(x.quant.scale) * scales[n]) : 0;
+    bias[n] = wrap_add(b, -wrap_mul(x.quant.zero_point, sums[n]));
     scales[n] = acc_scale / y.quant.scale;
   }
 }
@@ -174,8 +175,8 @@ Error run_quantized_fc(const Node& node, Value* values, RunContext&) {
       for (size_t n = 0; n < n_out; ++n) {
         float acc = 0;
         for (size_t b = 0; b < p.blocks; ++b) {
-          const int32_t dot = qs8_dot(row + b * block, w + n * k + b * block, block) -
-                              row_zp * p.sums()[n * p.blocks + b];
+          const int32_t dot = wrap_add(qs8_dot(row + b * block, w + n * k + b * block, block),
+                                       -wrap_mul(row_zp, p.sums()[n * p.blocks + b]));
           acc += static_cast<float>(dot) * p.scales()[n * p.blocks + b];
         }
         const float v = acc * row_scale + p.fbias()[n];
@@ -200,7 +201,7 @@ Error run_quantized_fc(const Node& node, Value* values, RunContext&) {
       }
     }
     for (; n < n_out; ++n) {
-      const int32_t acc = p.ibias()[n] + qs8_dot(row, w + n * k, k);
+      const int32_t acc = wrap_add(p.ibias()[n], qs8_dot(row, w + n * k, k));
       c[r * n_out + n] = static_cast<int8_t>(requantize(acc, p.scales()[n], zp, qmin, qmax));
     }
   }

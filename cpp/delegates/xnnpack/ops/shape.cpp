@@ -351,6 +351,10 @@ Error check_resize(Node& node, const Value* values) {
 
 Error reshape_resize(const Node& node, Value* values) {
   const Value& x = in(node, values, 0);
+  TRI_CHECK((x.dim(1) > 0 && x.dim(2) > 0) || node.params.resize.new_h == 0 ||
+                node.params.resize.new_w == 0 || x.dim(0) == 0 || x.dim(3) == 0,
+            Error::InvalidArgument, "cannot resize a %dx%d image to %" PRIu32 "x%" PRIu32,
+            x.dim(1), x.dim(2), node.params.resize.new_h, node.params.resize.new_w);
   const int32_t dims[4] = {x.dim(0), static_cast<int32_t>(node.params.resize.new_h),
                            static_cast<int32_t>(node.params.resize.new_w), x.dim(3)};
   return resize_output(node, values, 0, dims, 4);
