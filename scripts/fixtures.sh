@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Exports the real models (torchvision mobilenet_v2 and resnet18, a transformer
-# encoder layer, a tiny MLP) to build/models/: .pte, ONNX twin, seeded input,
+# encoder layer, a tiny MLP, and their XNNPACK-delegated forms with an int8
+# CNN, a qdint8 MLP and an op zoo) to build/models/: .pte, ONNX twin, seeded input,
 # eager PyTorch output, metadata (tools/export/models/README.md). Needs Debian's
 # /usr/bin/python3 with python3-torch, python3-torchvision and python3-onnx
 # (scripts/setup.sh installs them) and flatc. Seeded: the same torch writes the
