@@ -1,6 +1,7 @@
 #include "cpp/kernels/simd/f32_dwconv_minmax.h"
 
 #include "cpp/kernels/util/gemm_f4.h"
+#include "cpp/kernels/util/simd.h"
 
 namespace tri {
 namespace {
@@ -70,8 +71,9 @@ void f32_dwconv_pack(size_t channels, size_t ks, const float* weights, const flo
   }
 }
 
-void f32_dwconv_minmax(size_t channels, size_t width, size_t ks, const float* const* a,
-                       const float* packed, float* out, size_t out_stride, float min, float max) {
+void f32_dwconv_minmax_4c(size_t channels, size_t width, size_t ks, const float* const* a,
+                          const float* packed, float* out, size_t out_stride, float min,
+                          float max) {
   const F4 vmin = f4_splat(min);
   const F4 vmax = f4_splat(max);
   for (size_t x = 0; x < width; ++x) {
@@ -91,6 +93,15 @@ void f32_dwconv_minmax_reference(size_t channels, size_t width, size_t ks,
       for (size_t t = 0; t < ks; ++t) acc += a[x * ks + t][c] * w[kC + t * kC + lane];
       out[x * out_stride + c] = clamp_scalar(acc, min, max);
     }
+  }
+}
+
+void f32_dwconv_minmax(size_t channels, size_t width, size_t ks, const float* const* a,
+                       const float* packed, float* out, size_t out_stride, float min, float max) {
+  if (simd_enabled()) {
+    f32_dwconv_minmax_4c(channels, width, ks, a, packed, out, out_stride, min, max);
+  } else {
+    f32_dwconv_minmax_reference(channels, width, ks, a, packed, out, out_stride, min, max);
   }
 }
 

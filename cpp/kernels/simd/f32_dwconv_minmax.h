@@ -19,7 +19,13 @@ void f32_dwconv_pack(size_t channels, size_t ks, const float* weights, const flo
                      float* packed);
 
 // `width` output pixels; pixel x reads tap t at a[x * ks + t] (channels
-// floats) and writes channels floats at out + x * out_stride.
+// floats) and writes channels floats at out + x * out_stride; channels in
+// f32x4 lanes.
+void f32_dwconv_minmax_4c(size_t channels, size_t width, size_t ks, const float* const* a,
+                          const float* packed, float* out, size_t out_stride, float min,
+                          float max);
+
+// What kernels call: the f32x4 path when SIMD is on, the reference otherwise.
 void f32_dwconv_minmax(size_t channels, size_t width, size_t ks, const float* const* a,
                        const float* packed, float* out, size_t out_stride, float min, float max);
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "cpp/kernels/util/gemm_f4.h"
+#include "cpp/kernels/util/simd.h"
 
 namespace tri {
 namespace {
@@ -119,6 +120,36 @@ void f32_igemm_minmax_reference(size_t mr, size_t nc, size_t kc, size_t ks,
       }
       c[r * c_stride + j] = clamp_scalar(acc, min, max);
     }
+  }
+}
+
+}  // namespace tri
+
+namespace tri {
+
+void f32_gemm_minmax_reference(size_t mr, size_t nc, size_t k, const float* a, size_t a_stride,
+                               const float* packed, float* c, size_t c_stride, float min,
+                               float max) {
+  const float* rows[kF32GemmMr];
+  for (size_t r = 0; r < kF32GemmMr; ++r) rows[r] = a + (r < mr ? r : mr - 1) * a_stride;
+  f32_igemm_minmax_reference(mr, nc, k, 1, rows, packed, c, c_stride, min, max);
+}
+
+void f32_gemm_minmax(size_t mr, size_t nc, size_t k, const float* a, size_t a_stride,
+                     const float* packed, float* c, size_t c_stride, float min, float max) {
+  if (simd_enabled()) {
+    f32_gemm_minmax_6x8(mr, nc, k, a, a_stride, packed, c, c_stride, min, max);
+  } else {
+    f32_gemm_minmax_reference(mr, nc, k, a, a_stride, packed, c, c_stride, min, max);
+  }
+}
+
+void f32_igemm_minmax(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
+                      const float* packed, float* c, size_t c_stride, float min, float max) {
+  if (simd_enabled()) {
+    f32_igemm_minmax_6x8(mr, nc, kc, ks, a, packed, c, c_stride, min, max);
+  } else {
+    f32_igemm_minmax_reference(mr, nc, kc, ks, a, packed, c, c_stride, min, max);
   }
 }
 

@@ -41,9 +41,19 @@ void f32_gemm_minmax_6x8(size_t mr, size_t nc, size_t k, const float* a, size_t 
 void f32_igemm_minmax_6x8(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
                           const float* packed, float* c, size_t c_stride, float min, float max);
 
-// The scalar reference both are tested against (same packed weights).
+// The scalar references the tiles are tested against (same packed weights).
 void f32_igemm_minmax_reference(size_t mr, size_t nc, size_t kc, size_t ks,
                                 const float* const* a, const float* packed, float* c,
                                 size_t c_stride, float min, float max);
+void f32_gemm_minmax_reference(size_t mr, size_t nc, size_t k, const float* a, size_t a_stride,
+                               const float* packed, float* c, size_t c_stride, float min,
+                               float max);
+
+// What kernels call: the 6x8 tiles when SIMD is on (simd_enabled()), the
+// references otherwise.
+void f32_gemm_minmax(size_t mr, size_t nc, size_t k, const float* a, size_t a_stride,
+                     const float* packed, float* c, size_t c_stride, float min, float max);
+void f32_igemm_minmax(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
+                      const float* packed, float* c, size_t c_stride, float min, float max);
 
 }  // namespace tri

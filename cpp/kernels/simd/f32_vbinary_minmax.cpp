@@ -1,6 +1,7 @@
 #include "cpp/kernels/simd/f32_vbinary_minmax.h"
 
 #include "cpp/kernels/util/gemm_f4.h"
+#include "cpp/kernels/util/simd.h"
 
 namespace tri {
 namespace {
@@ -66,8 +67,8 @@ void row(size_t n, const float* a, size_t sa, const float* b, size_t sb, float* 
 
 }  // namespace
 
-void f32_vbinary_minmax(F32BinaryOp op, size_t n, const float* a, size_t sa, const float* b,
-                        size_t sb, float* out, float min, float max) {
+void f32_vbinary_minmax_4x(F32BinaryOp op, size_t n, const float* a, size_t sa, const float* b,
+                           size_t sb, float* out, float min, float max) {
   switch (op) {
     case F32BinaryOp::Add: return row<F32BinaryOp::Add>(n, a, sa, b, sb, out, min, max);
     case F32BinaryOp::Sub: return row<F32BinaryOp::Sub>(n, a, sa, b, sb, out, min, max);
@@ -83,6 +84,15 @@ void f32_vbinary_minmax_reference(F32BinaryOp op, size_t n, const float* a, size
                                   const float* b, size_t sb, float* out, float min, float max) {
   for (size_t i = 0; i < n; ++i) {
     out[i] = f4_lane_min(f4_lane_max(apply(op, a[i * sa], b[i * sb]), min), max);
+  }
+}
+
+void f32_vbinary_minmax(F32BinaryOp op, size_t n, const float* a, size_t sa, const float* b,
+                        size_t sb, float* out, float min, float max) {
+  if (simd_enabled()) {
+    f32_vbinary_minmax_4x(op, n, a, sa, b, sb, out, min, max);
+  } else {
+    f32_vbinary_minmax_reference(op, n, a, sa, b, sb, out, min, max);
   }
 }
 

@@ -13,7 +13,11 @@ namespace tri {
 enum class F32BinaryOp : uint8_t { Add, Sub, Mul, Div, Min, Max, PRelu };
 
 // out[i] = clamp(op(a[i * sa], b[i * sb]), min, max) for i < n; sa and sb
-// are 0 or 1. PRelu: a > 0 ? a : a * b.
+// are 0 or 1. PRelu: a > 0 ? a : a * b. Four lanes at a time.
+void f32_vbinary_minmax_4x(F32BinaryOp op, size_t n, const float* a, size_t sa, const float* b,
+                           size_t sb, float* out, float min, float max);
+
+// What kernels call: the f32x4 rows when SIMD is on, the reference otherwise.
 void f32_vbinary_minmax(F32BinaryOp op, size_t n, const float* a, size_t sa, const float* b,
                         size_t sb, float* out, float min, float max);
 

@@ -118,7 +118,7 @@ Error run_gemm_conv(const Node& node, Value* values, RunContext& ctx) {
     const size_t rows = x.numel() / cin;
     for (size_t r = 0; r < rows; r += kF32GemmMr) {
       const size_t mr = rows - r < kF32GemmMr ? rows - r : kF32GemmMr;
-      f32_gemm_minmax_6x8(mr, cout, cin, input + r * cin, cin, packed, output + r * cout, cout,
+      f32_gemm_minmax(mr, cout, cin, input + r * cin, cin, packed, output + r * cout, cout,
                           node.out_min, node.out_max);
     }
     return Error::Ok;
@@ -139,7 +139,7 @@ Error run_gemm_conv(const Node& node, Value* values, RunContext& ctx) {
       const size_t mr = pixels - p0 < kF32GemmMr ? pixels - p0 : kF32GemmMr;
       for (size_t g = 0; g < s.groups; ++g) {
         walk.fill(image, g * s.group_in, zero, p0, mr, kF32GemmMr, ptrs);
-        f32_igemm_minmax_6x8(mr, s.group_out, s.group_in, s.ks,
+        f32_igemm_minmax(mr, s.group_out, s.group_in, s.ks,
                              reinterpret_cast<const float* const*>(ptrs), packed + g * gfloats,
                              out_image + p0 * cout + g * s.group_out, cout, node.out_min,
                              node.out_max);

@@ -101,7 +101,7 @@ Error run_fc(const Node& node, Value* values, RunContext& ctx) {
   float* c = out(node, values).data_as<float>();
   for (size_t r = 0; r < rows; r += kF32GemmMr) {
     const size_t mr = rows - r < kF32GemmMr ? rows - r : kF32GemmMr;
-    f32_gemm_minmax_6x8(mr, s.out, s.in, a + r * s.in, s.in, packed, c + r * s.out, s.out,
+    f32_gemm_minmax(mr, s.out, s.in, a + r * s.in, s.in, packed, c + r * s.out, s.out,
                         node.out_min, node.out_max);
   }
   return Error::Ok;

@@ -1,0 +1,168 @@
+// The NHWC microkernels of cpp/kernels/simd against their scalar references,
+// at sizes at, below, above and at multiples of their tiles (6x8 for the
+// gemms, 4 channels for depthwise, 4 lanes for binary rows). Natively the
+// f32x4 type is emulated, so this runs the tile logic itself; mul then add
+// in both, so results are bit-identical.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "cpp/kernels/simd/f32_dwconv_minmax.h"
+#include "cpp/kernels/simd/f32_gemm_minmax.h"
+#include "cpp/kernels/simd/f32_vbinary_minmax.h"
+#include "cpp/kernels/simd/qs8_dot.h"
+
+namespace tri {
+namespace {
+
+std::vector<float> random_floats(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-2.0f, 2.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = u(rng);
+  return v;
+}
+
+void expect_same(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (std::isnan(want[i])) {
+      EXPECT_TRUE(std::isnan(got[i])) << what << " element " << i;
+    } else {
+      EXPECT_EQ(got[i], want[i]) << what << " element " << i;
+    }
+  }
+}
+
+TEST(SimdMicrokernels, GemmTilesMatchTheReferenceAtEveryEdge) {
+  for (size_t mr = 1; mr <= kF32GemmMr; ++mr) {
+    for (size_t nc : {1, 3, 7, 8, 9, 16, 17, 24}) {
+      for (size_t k : {0, 1, 2, 5, 8, 33}) {
+        SCOPED_TRACE(testing::Message() << "mr " << mr << " nc " << nc << " k " << k);
+        const std::vector<float> w = random_floats(nc * k, 1 + static_cast<uint32_t>(nc * 31 + k));
+        const std::vector<float> bias = random_floats(nc, 7);
+        std::vector<float> packed(f32_gemm_packed_floats(nc, k));
+        f32_gemm_pack(nc, k, w.data(), k, 1, bias.data(), packed.data());
+        const size_t stride = k + 3;  // rows further apart than k
+        const std::vector<float> a = random_floats(mr * stride + 1, 3);
+        const size_t c_stride = nc + 2;
+        std::vector<float> got(mr * c_stride, -7.0f), want(mr * c_stride, -7.0f);
+        f32_gemm_minmax_6x8(mr, nc, k, a.data(), stride, packed.data(), got.data(), c_stride, -1.5f, 2.0f);
+        f32_gemm_minmax_reference(mr, nc, k, a.data(), stride, packed.data(), want.data(), c_stride,
+                                  -1.5f, 2.0f);
+        expect_same(got, want, "gemm");
+        // Columns past nc are untouched.
+        for (size_t r = 0; r < mr; ++r) {
+          for (size_t j = nc; j < c_stride; ++j) EXPECT_EQ(got[r * c_stride + j], -7.0f);
+        }
+      }
+    }
+  }
+}
+
+TEST(SimdMicrokernels, PackingFromBothLayoutsAgrees) {
+  const size_t nc = 11, k = 5;
+  const std::vector<float> w = random_floats(nc * k, 9);  // [nc][k]
+  std::vector<float> wt(k * nc);                           // [k][nc]
+  for (size_t j = 0; j < nc; ++j) {
+    for (size_t p = 0; p < k; ++p) wt[p * nc + j] = w[j * k + p];
+  }
+  std::vector<float> a(f32_gemm_packed_floats(nc, k)), b(a.size());
+  f32_gemm_pack(nc, k, w.data(), k, 1, nullptr, a.data());
+  f32_gemm_pack(nc, k, wt.data(), 1, nc, nullptr, b.data());
+  EXPECT_EQ(a, b);
+}
+
+TEST(SimdMicrokernels, IgemmTilesMatchTheReferenceWithZeroRows) {
+  const std::vector<float> zero(64, 0.0f);
+  for (size_t mr = 1; mr <= kF32GemmMr; ++mr) {
+    for (size_t nc : {1, 8, 13}) {
+      for (size_t ks : {1, 4, 9}) {
+        for (size_t kc : {1, 3, 8}) {
+          SCOPED_TRACE(testing::Message() << "mr " << mr << " nc " << nc << " ks " << ks << " kc " << kc);
+          const std::vector<float> w = random_floats(nc * ks * kc, 11);
+          std::vector<float> packed(f32_gemm_packed_floats(nc, ks * kc));
+          f32_gemm_pack(nc, ks * kc, w.data(), ks * kc, 1, nullptr, packed.data());
+          const std::vector<float> input = random_floats(kF32GemmMr * ks * kc, 13);
+          std::vector<const float*> ptrs(ks * kF32GemmMr);
+          for (size_t s = 0; s < ks; ++s) {
+            for (size_t r = 0; r < kF32GemmMr; ++r) {
+              // Every third tap reads the zero row (padding).
+              ptrs[s * kF32GemmMr + r] =
+                  (s + r) % 3 == 2 ? zero.data() : input.data() + (r * ks + s) * kc;
+            }
+          }
+          std::vector<float> got(mr * nc), want(mr * nc);
+          f32_igemm_minmax_6x8(mr, nc, kc, ks, ptrs.data(), packed.data(), got.data(), nc,
+                               -INFINITY, INFINITY);
+          f32_igemm_minmax_reference(mr, nc, kc, ks, ptrs.data(), packed.data(), want.data(), nc,
+                                     -INFINITY, INFINITY);
+          expect_same(got, want, "igemm");
+        }
+      }
+    }
+  }
+}
+
+TEST(SimdMicrokernels, DepthwiseMatchesTheReferenceForAnyChannelCount) {
+  for (size_t channels : {1, 3, 4, 5, 8, 9, 12, 17}) {
+    for (size_t ks : {1, 9, 25}) {
+      SCOPED_TRACE(testing::Message() << "channels " << channels << " ks " << ks);
+      const std::vector<float> w = random_floats(ks * channels, 21);
+      const std::vector<float> bias = random_floats(channels, 22);
+      std::vector<float> packed(f32_dwconv_packed_floats(channels, ks));
+      f32_dwconv_pack(channels, ks, w.data(), bias.data(), packed.data());
+      const size_t width = 3;
+      const std::vector<float> input = random_floats(width * ks * channels, 23);
+      std::vector<const float*> ptrs(width * ks);
+      for (size_t i = 0; i < ptrs.size(); ++i) ptrs[i] = input.data() + i * channels;
+      std::vector<float> got(width * (channels + 1), 5.0f), want(got);
+      f32_dwconv_minmax_4c(channels, width, ks, ptrs.data(), packed.data(), got.data(), channels + 1,
+                           0.0f, 6.0f);
+      f32_dwconv_minmax_reference(channels, width, ks, ptrs.data(), packed.data(), want.data(),
+                                  channels + 1, 0.0f, 6.0f);
+      expect_same(got, want, "dwconv");
+    }
+  }
+}
+
+TEST(SimdMicrokernels, BinaryRowsMatchTheReferenceForEveryStride) {
+  const F32BinaryOp ops[] = {F32BinaryOp::Add, F32BinaryOp::Sub, F32BinaryOp::Mul, F32BinaryOp::Div,
+                             F32BinaryOp::Min, F32BinaryOp::Max, F32BinaryOp::PRelu};
+  for (F32BinaryOp op : ops) {
+    for (size_t n : {0, 1, 3, 4, 5, 8, 11}) {
+      for (size_t sa : {0, 1}) {
+        for (size_t sb : {0, 1}) {
+          if (sa == 0 && sb == 0 && n > 1) continue;
+          SCOPED_TRACE(testing::Message() << "op " << static_cast<int>(op) << " n " << n << " sa " << sa << " sb " << sb);
+          std::vector<float> a = random_floats(n + 1, 31), b = random_floats(n + 1, 32);
+          if (n > 2) a[2] = NAN;  // NaN propagates through min/max as in wasm
+          std::vector<float> got(n), want(n);
+          f32_vbinary_minmax_4x(op, n, a.data(), sa, b.data(), sb, got.data(), -1.0f, 1.5f);
+          f32_vbinary_minmax_reference(op, n, a.data(), sa, b.data(), sb, want.data(), -1.0f, 1.5f);
+          expect_same(got, want, "binary");
+        }
+      }
+    }
+  }
+}
+
+TEST(SimdMicrokernels, Int8DotsWrapInsteadOfOverflowing) {
+  std::vector<int8_t> a(37), b(4 * 37);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int8_t>(i * 7 - 100);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<int8_t>(100 - i * 3);
+  int32_t four[4] = {1, 2, 3, 4};
+  qs8_dot4(a.data(), b.data(), 37, 37, four);
+  for (size_t j = 0; j < 4; ++j) {
+    EXPECT_EQ(four[j], static_cast<int32_t>(j + 1) + qs8_dot_reference(a.data(), b.data() + j * 37, 37));
+  }
+  EXPECT_EQ(qs8_dot(a.data(), b.data(), 37), qs8_dot_reference(a.data(), b.data(), 37));
+  EXPECT_EQ(wrap_add(INT32_MAX, 1), INT32_MIN);
+  EXPECT_EQ(requantize(1000, NAN, 3, -128, 127), 3);
+  EXPECT_EQ(requantize(1000, 1.0f, 3, -128, 127), 127);
+}
+
+}  // namespace
+}  // namespace tri
