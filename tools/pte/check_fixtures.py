@@ -426,12 +426,21 @@ def values_match(got: Dict[str, Any], want: Dict[str, Any], tol: Any) -> bool:
     return True
 
 
+def delegated(plan: Dict[str, Any]) -> bool:
+    return any(i["instr_args_type"] == "DelegateCall" for c in plan.get("chains", []) for i in c.get("instructions", []))
+
+
 def check_cases(name: str, data: bytes, prog: Dict[str, Any], entry: Dict[str, Any]) -> int:
     plans = {p["name"]: p for p in prog["execution_plan"]}
     ran = 0
     for ci, case in enumerate(entry["cases"]):
         method = case.get("method", entry.get("method"))
         where = f"{name} case {ci} ({method})"
+        if delegated(plans[method]):
+            # The reference interpreter has no backends: delegated methods
+            # are checked by the runtime's tests (their expected values come
+            # from make_fixtures' own reference).
+            continue
         interp = Interp(data, prog, plans[method])
         try:
             got = interp.run(case["inputs"])

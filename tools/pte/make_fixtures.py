@@ -31,6 +31,7 @@ sys.dont_write_bytecode = True  # keep tools/pte free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from pte_writer import ProgramBuilder, float32  # noqa: E402
+from xnn_writer import INVALID_ID, XnnGraph  # noqa: E402
 
 REPO_ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
@@ -411,6 +412,102 @@ def build_mlp() -> Fixture:
     return pb, {}, entry
 
 
+# A small conv net delegated to XnnpackBackend, as ExecuTorch's partitioner
+# lays one out: NCHW input transposed to NHWC, 3x3 convolution (OHWI filter,
+# padding 1) with a fused ReLU, global average pooling, back to NCHW,
+# flattened, fully connected.
+XC_IN, XC_MID, XC_OUT, XC_HW = 2, 3, 2, 4
+
+
+def _xnn_conv_weights() -> Dict[str, List[float]]:
+    rng = Rng(0x5EED)
+    return {"conv": [rng.uniform(-0.5, 0.5) for _ in range(XC_MID * 9 * XC_IN)],  # OHWI
+            "conv_bias": [rng.uniform(-0.1, 0.1) for _ in range(XC_MID)],
+            "fc": [rng.uniform(-1, 1) for _ in range(XC_OUT * XC_MID)],
+            "fc_bias": [rng.uniform(-0.1, 0.1) for _ in range(XC_OUT)]}
+
+
+def _xnn_conv_reference(w: Dict[str, List[float]], x: List[float]) -> List[float]:
+    """NCHW input -> outputs, float32 at every rounding the runtime does."""
+    hw = XC_HW
+    pooled = []
+    for o in range(XC_MID):
+        total = 0.0
+        for y in range(hw):
+            for xx in range(hw):
+                acc = w["conv_bias"][o]
+                for ky in range(3):
+                    for kx in range(3):
+                        iy, ix = y + ky - 1, xx + kx - 1
+                        for c in range(XC_IN):
+                            v = x[(c * hw + iy) * hw + ix] if 0 <= iy < hw and 0 <= ix < hw else 0.0
+                            acc = float32(acc + float32(v * w["conv"][((o * 3 + ky) * 3 + kx) * XC_IN + c]))
+                total = float32(total + max(acc, 0.0))
+        pooled.append(float32(total * float32(1.0 / (hw * hw))))
+    out = []
+    for j in range(XC_OUT):
+        acc = w["fc_bias"][j]
+        for c in range(XC_MID):
+            acc = float32(acc + float32(pooled[c] * w["fc"][j * XC_MID + c]))
+        out.append(acc)
+    return out
+
+
+def build_xnnpack_conv() -> Fixture:
+    w = _xnn_conv_weights()
+    pb = ProgramBuilder()
+    m = pb.method("forward")
+    hw = XC_HW
+    g = XnnGraph()
+    packed = lambda vals: struct.pack(f"<{len(vals)}f", *vals)  # noqa: E731
+    x = g.value("fp32", [1, XC_IN, hw, hw], external_input=0)
+    x_nhwc = g.value("fp32", [1, hw, hw, XC_IN])
+    g.node("XNNStaticTranspose", {"num_dims": 4, "perm": [0, 2, 3, 1], "input_id": x, "output_id": x_nhwc})
+    filt = g.value("fp32", [XC_MID, 3, 3, XC_IN], constant=packed(w["conv"]))
+    conv = g.value("fp32", [1, hw, hw, XC_MID])
+    bias = g.value("fp32", [XC_MID], constant=packed(w["conv_bias"]))
+    g.node("XNNConv2d", {"padding_top": 1, "padding_right": 1, "padding_bottom": 1, "padding_left": 1,
+                         "kernel_height": 3, "kernel_width": 3, "subsampling_height": 1,
+                         "subsampling_width": 1, "dilation_height": 1, "dilation_width": 1,
+                         "group_input_channels": XC_IN, "group_output_channels": XC_MID, "groups": 1,
+                         "input1_id": x_nhwc, "filter_id": filt, "bias_id": bias, "output_id": conv},
+           output_min_max=(0.0, float("inf")))
+    pooled = g.value("fp32", [1, 1, 1, XC_MID])
+    g.node("XNNGlobalAvgPooling2d", {"input_id": conv, "output_id": pooled, "flags": 0x40})
+    pooled_nchw = g.value("fp32", [1, XC_MID, 1, 1])
+    g.node("XNNStaticTranspose", {"num_dims": 4, "perm": [0, 3, 1, 2], "input_id": pooled,
+                                  "output_id": pooled_nchw})
+    flat = g.value("fp32", [1, XC_MID])
+    g.node("XNNStaticReshape", {"num_dims": 2, "new_shape": [1, 0], "input_id": pooled_nchw, "output_id": flat})
+    fc = g.value("fp32", [XC_OUT, XC_MID], constant=packed(w["fc"]))
+    fc_bias = g.value("fp32", [XC_OUT], constant=packed(w["fc_bias"]))
+    y = g.value("fp32", [1, XC_OUT], external_output=1)
+    g.node("XNNFullyConnected", {"input1_id": flat, "filter_id": fc, "bias_id": fc_bias, "output_id": y})
+    blob = g.payload(named_data=pb.named_data)
+    xin = m.input(m.tensor("float32", [1, XC_IN, hw, hw]))
+    out = m.tensor("float32", [1, XC_OUT])
+    m.delegate_call(m.delegate("XnnpackBackend", blob), [xin, out])
+    m.output(out)
+
+    def case(xs: List[float]) -> Dict[str, Any]:
+        xs = f32_list(xs)
+        return {"inputs": [tensor("float32", [1, XC_IN, hw, hw], xs)],
+                "outputs": [tensor("float32", [1, XC_OUT], _xnn_conv_reference(w, xs))]}
+
+    rng = Rng(77)
+    entry = {
+        "description": "One DelegateCall to XnnpackBackend: transpose to NHWC, conv 3x3 (2 -> 3 "
+                       "channels, padding 1, fused ReLU), global average pool, transpose back, "
+                       "reshape, fully connected 3 -> 2; weights in the program's named data. "
+                       "f32[1,2,4,4] -> f32[1,2].",
+        "method": "forward",
+        "cases": [case([rng.uniform(-1, 1) for _ in range(XC_IN * hw * hw)]),
+                  case([float(i % 5) for i in range(XC_IN * hw * hw)])],
+        "tolerance": {"rtol": 1e-5, "atol": 1e-6},
+    }
+    return pb, {}, entry
+
+
 FIXTURES: List[Tuple[str, Callable[[], Fixture]]] = [
     ("add.pte", build_add),
     ("affine.pte", build_affine),
@@ -423,6 +520,7 @@ FIXTURES: List[Tuple[str, Callable[[], Fixture]]] = [
     ("identity.pte", build_identity),
     ("jump.pte", build_jump),
     ("mlp.pte", build_mlp),
+    ("xnnpack_conv.pte", build_xnnpack_conv),
 ]
 
 
@@ -627,6 +725,9 @@ DEMO = [
     ("mlp", "mlp.pte", build_mlp,
      "A tiny 4-8-3 MLP (view_copy, permute_copy, addmm, tanh) with fixed random weights: "
      "float32[1,4] -> float32[1,3]."),
+    ("xnnpack_conv", "xnnpack_conv.pte", build_xnnpack_conv,
+     "A conv net delegated to XNNPACK (one DelegateCall: NHWC conv 3x3 + ReLU, global average "
+     "pool, fully connected): float32[1,2,4,4] -> float32[1,2]."),
 ]
 
 
