@@ -135,13 +135,37 @@ Error qs8_conv_run(const Node& node, Value* values, RunContext& ctx) {
     for (size_t px = 0; px < pixels; ++px) {
       int8_t* out_px = output + (static_cast<size_t>(n) * pixels + px) * s.out_channels;
       walk.fill(image, 0, zero, px, 1, 1, ptrs);
+      if (s.group_in == 1) {
+        // Depthwise: one input channel per group, read in place.
+        for (size_t o = 0; o < s.out_channels; ++o) {
+          const size_t c = o / s.group_out;
+          const int8_t* w = weights + o * p.k;
+          int32_t acc = bias[o];
+          for (size_t t = 0; t < s.ks; ++t) {
+            const int8_t* tap = static_cast<const int8_t*>(ptrs[t]);
+            acc = wrap_add(acc, int32_t{tap[tap == zero ? 0 : c]} * w[t]);
+          }
+          out_px[o] = static_cast<int8_t>(requantize(acc, scales[o], y_zp, qmin, qmax));
+        }
+        continue;
+      }
       for (size_t g = 0; g < s.groups; ++g) {
         for (size_t t = 0; t < s.ks; ++t) {
           memcpy(patch + t * s.group_in,
                  static_cast<const int8_t*>(ptrs[t]) + (ptrs[t] == zero ? 0 : g * s.group_in),
                  s.group_in);
         }
-        for (size_t j = 0; j < s.group_out; ++j) {
+        // Four output channels share each load of the patch.
+        size_t j = 0;
+        for (; j + 4 <= s.group_out; j += 4) {
+          const size_t o = g * s.group_out + j;
+          int32_t acc[4] = {bias[o], bias[o + 1], bias[o + 2], bias[o + 3]};
+          qs8_dot4(patch, weights + o * p.k, p.k, p.k, acc);
+          for (size_t i = 0; i < 4; ++i) {
+            out_px[o + i] = static_cast<int8_t>(requantize(acc[i], scales[o + i], y_zp, qmin, qmax));
+          }
+        }
+        for (; j < s.group_out; ++j) {
           const size_t o = g * s.group_out + j;
           const int32_t acc = wrap_add(bias[o], qs8_dot(patch, weights + o * p.k, p.k));
           out_px[o] = static_cast<int8_t>(requantize(acc, scales[o], y_zp, qmin, qmax));
