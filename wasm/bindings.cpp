@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "cpp/host/format_registry.h"
 #include "cpp/host/host_model.h"
 #include "cpp/custom/register_custom_kernels.h"
 #include "cpp/delegates/register_delegates.h"
@@ -139,6 +142,31 @@ class NativeProgram {
 
 std::string version() { return TRIDENT_VERSION; }
 
+// The JS layer's only way to tell formats apart (it never sniffs bytes
+// itself): {"format":"pte"} or {"error":"...","code":N}. `head` is the file's
+// first bytes; embind copies a Uint8Array into the string.
+std::string detect_format(const std::string& head) {
+  Result<const host::FileFormat*> format = host::detect_format(
+      ByteSpan(reinterpret_cast<const uint8_t*>(head.data()), head.size()));
+  if (!format.ok()) {
+    return nlohmann::json{{"error", last_error_message()},
+                          {"code", static_cast<int>(format.error())}}
+        .dump();
+  }
+  return nlohmann::json{{"format", (*format)->id}}.dump();
+}
+
+// [{"id","description","supported"}] for every format the registry knows.
+std::string file_formats() {
+  nlohmann::json formats = nlohmann::json::array();
+  for (const host::FileFormat& f : host::file_formats()) {
+    formats.push_back({{"id", f.id}, {"description", f.description}, {"supported", f.open != nullptr}});
+  }
+  return formats.dump();
+}
+
+unsigned sniff_bytes() { return static_cast<unsigned>(host::kSniffBytes); }
+
 // The built-in kernels go first, so that a JS kernel of the same name
 // replaces the built-in one rather than blocking its registration.
 int register_js_kernel_after_builtins(const std::string& name) {
@@ -155,6 +183,9 @@ EMSCRIPTEN_BINDINGS(trident) {
   emscripten::function("setSimdEnabled", &tri::set_simd_enabled);
   emscripten::function("registerJsKernel", &tri::wasm::register_js_kernel_after_builtins);
   emscripten::function("simdEnabled", &tri::simd_enabled);
+  emscripten::function("detectFormat", &tri::wasm::detect_format);
+  emscripten::function("fileFormats", &tri::wasm::file_formats);
+  emscripten::function("sniffBytes", &tri::wasm::sniff_bytes);
   emscripten::class_<NativeProgram>("NativeProgram")
       .constructor<>()
       .function("addDataFile", &NativeProgram::addDataFile)

@@ -43,14 +43,14 @@ Error HostModel::add_data_file(OwnedBytes bytes) {
             "external data must be added before the program is loaded");
   TRI_CHECK(bytes.data() != nullptr, Error::MemoryAllocationFailed,
             "no memory for the data file");
-  Result<pte::FlatTensorDataMap> map =
-      pte::FlatTensorDataMap::load(ByteSpan(bytes.data(), bytes.size()));
-  if (!map.ok()) {
-    return add_context(map.error(), "data file %zu", data_maps_.size());
+  Result<std::unique_ptr<LoadedDataFile>> file =
+      open_data_file(ByteSpan(bytes.data(), bytes.size()));
+  if (!file.ok()) {
+    return add_context(file.error(), "data file %zu", data_files_.size());
   }
   data_bytes_.push_back(std::move(bytes));
-  data_maps_.push_back(std::make_unique<pte::FlatTensorDataMap>(map.take()));
-  data_map_ptrs_.push_back(data_maps_.back().get());
+  data_files_.push_back(file.take());
+  data_map_ptrs_.push_back(&data_files_.back()->data());
   external_data_ = NamedDataMapChain(data_map_ptrs_.data(), data_map_ptrs_.size());
   return Error::Ok;
 }
@@ -60,70 +60,31 @@ Error HostModel::load(OwnedBytes bytes, const HostOptions& options) {
   TRI_CHECK(bytes.data() != nullptr, Error::MemoryAllocationFailed,
             "no memory for the program file");
   options_ = options;
-  const ByteSpan file(bytes.data(), bytes.size());
-  pte::PteLoadOptions pte_options;
-  pte_options.max_planned_bytes = options.max_planned_bytes;
-  ByteSpan program_bytes = file;
-  if (pte::BundledProgram::has_bundled_program_magic(file)) {
-    Result<pte::BundledProgram> bundle = pte::BundledProgram::load(file);
-    if (!bundle.ok()) {
-      return bundle.error();
-    }
-    bundled_.emplace(bundle.take());
-    program_bytes = bundled_->program();
-  } else if (!pte::looks_like_pte(file)) {
-    char first[64];
-    snprintf(first, sizeof(first), "%02x %02x %02x %02x %02x %02x %02x %02x",
-             file.size() > 0 ? file[0] : 0, file.size() > 1 ? file[1] : 0,
-             file.size() > 2 ? file[2] : 0, file.size() > 3 ? file[3] : 0,
-             file.size() > 4 ? file[4] : 0, file.size() > 5 ? file[5] : 0,
-             file.size() > 6 ? file[6] : 0, file.size() > 7 ? file[7] : 0);
-    return fail(Error::InvalidProgram,
-                "unrecognized file format (%zu bytes; first bytes %s): "
-                "expected a .pte program (\"ET\" at offset 4) or a bundled "
-                "program (\"BP08\")",
-                file.size(), first);
-  }
-  Result<pte::PteProgram> program = pte::PteProgram::load(program_bytes, pte_options);
-  if (!program.ok()) {
-    bundled_.reset();
-    return program.error();
-  }
-  pte_.emplace(program.take());
+  OpenOptions open_options;
+  open_options.max_planned_bytes = options.max_planned_bytes;
+  Result<std::unique_ptr<LoadedFile>> file =
+      open_file(ByteSpan(bytes.data(), bytes.size()), open_options);
+  if (!file.ok()) return file.error();
+  const Program& program = (*file)->program();
   // A program this build cannot run fails here, at load, naming the missing
   // operators or backends, rather than at its first run.
-  for (size_t m = 0; m < pte_->num_methods(); ++m) {
-    const Error err = pte_->check_dependencies(m);
-    if (err != Error::Ok) {
-      pte_.reset();
-      bundled_.reset();
-      return err;
-    }
+  for (size_t m = 0; m < program.num_methods(); ++m) {
+    TRI_TRY(program.check_dependencies(m));
   }
-  program_ = &*pte_;
-  format_ = bundled_ ? "bpte" : "pte";
-  {
-    const Error err = size_memory();
-    if (err != Error::Ok) {
-      program_ = nullptr;
-      pte_.reset();
-      bundled_.reset();
-      format_ = "";
-      return err;
-    }
-  }
+  file_ = file.take();
+  program_ = &file_->program();
   // Every method is prepared now (memory plan, constants, external data,
   // delegates), so whatever would stop a run is reported by load().
-  for (size_t m = 0; m < pte_->num_methods(); ++m) {
-    Result<MethodState*> state = method_state(pte_->method_name(m));
-    if (!state.ok()) {
-      methods_.clear();
-      program_ = nullptr;
-      pte_.reset();
-      bundled_.reset();
-      format_ = "";
-      return state.error();
-    }
+  Error err = size_memory();
+  for (size_t m = 0; err == Error::Ok && m < program_->num_methods(); ++m) {
+    Result<MethodState*> state = method_state(program_->method_name(m));
+    if (!state.ok()) err = state.error();
+  }
+  if (err != Error::Ok) {
+    methods_.clear();
+    program_ = nullptr;
+    file_.reset();
+    return err;
   }
   bytes_ = std::move(bytes);
   return Error::Ok;
@@ -197,7 +158,7 @@ std::string HostModel::describe_json() const {
     method["plannedBytes"] = planned;
     methods.push_back(std::move(method));
   }
-  return nlohmann::json{{"format", format_}, {"methods", std::move(methods)}}.dump();
+  return nlohmann::json{{"format", format()}, {"methods", std::move(methods)}}.dump();
 }
 
 // Asks every method what it needs (delegates plan their graphs here), then
@@ -259,7 +220,7 @@ Result<HostModel::MethodState*> HostModel::method_state(const std::string& name)
   state->memory.planned = &state->planned_memory;
   state->memory.temp = &state->temp_allocator;
   MethodLoadOptions load_options;
-  load_options.external_data = data_maps_.empty() ? nullptr : &external_data_;
+  load_options.external_data = data_files_.empty() ? nullptr : &external_data_;
   Result<Method> method = program_->load_method(m, state->memory, load_options);
   if (!method.ok()) {
     return method.error();
@@ -363,37 +324,12 @@ Result<std::string> HostModel::output_json(const std::string& method,
 }
 
 size_t HostModel::bundled_test_count() const {
-  return bundled_ ? bundled_->total_test_cases() : 0;
+  return file_ ? file_->bundled_test_count() : 0;
 }
 
 Result<std::string> HostModel::bundled_test_json(size_t index) const {
-  TRI_CHECK(index < bundled_test_count(), Error::NotFound,
-            "the loaded file has no bundled test %zu (it has %zu)", index,
-            bundled_test_count());
-  // Test cases are numbered across suites, suite by suite.
-  size_t suite = 0;
-  size_t local = index;
-  for (; suite < bundled_->num_method_suites(); ++suite) {
-    TRI_ASSIGN_OR_RETURN(const size_t n, bundled_->num_test_cases(suite));
-    if (local < n) break;
-    local -= n;
-  }
-  TRI_ASSIGN_OR_RETURN(const Span<const char> name, bundled_->method_name(suite));
-  TRI_ASSIGN_OR_RETURN(const pte::BundledTestCase test, bundled_->test_case(suite, local));
-  nlohmann::json inputs = nlohmann::json::array();
-  for (size_t i = 0; i < test.num_inputs(); ++i) {
-    TRI_ASSIGN_OR_RETURN(const pte::BundledValue v, test.input(i));
-    inputs.push_back(bundled_value_json(v));
-  }
-  nlohmann::json outputs = nlohmann::json::array();
-  for (size_t i = 0; i < test.num_expected_outputs(); ++i) {
-    TRI_ASSIGN_OR_RETURN(const pte::BundledValue v, test.expected_output(i));
-    outputs.push_back(bundled_value_json(v));
-  }
-  return nlohmann::json{{"method", std::string(name.data(), name.size())},
-                        {"inputs", std::move(inputs)},
-                        {"outputs", std::move(outputs)}}
-      .dump();
+  TRI_CHECK(file_ != nullptr, Error::InvalidState, "no program is loaded");
+  return file_->bundled_test_json(index);
 }
 
 }  // namespace tri::host

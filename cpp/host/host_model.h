@@ -11,9 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cpp/formats/pte/bundled/bundled_program.h"
-#include "cpp/formats/pte/flat_tensor/flat_tensor_data_map.h"
-#include "cpp/formats/pte/pte_program.h"
+#include "cpp/host/format_registry.h"
 #include "cpp/host/owned_bytes.h"
 #include "cpp/runtime/core/named_data_map.h"
 #include "cpp/runtime/executor/method.h"
@@ -39,13 +37,13 @@ class HostModel {
   HostModel(const HostModel&) = delete;
   HostModel& operator=(const HostModel&) = delete;
 
-  // External data (.ptd) that tensors may reference; before load().
+  // External data that tensors may reference (a .ptd file); before load().
   Error add_data_file(OwnedBytes bytes);
   Error load(OwnedBytes bytes, const HostOptions& options = HostOptions());
 
   bool loaded() const { return program_ != nullptr; }
-  // "pte" or "bpte".
-  const char* format() const { return format_; }
+  // The id of the file's format (format_registry.h), "" before load().
+  const char* format() const { return file_ ? file_->format() : ""; }
   const Program& program() const { return *program_; }
 
   // {"methods":[{"name","inputs","outputs","instructions","plannedBytes",
@@ -74,14 +72,12 @@ class HostModel {
   Error size_memory();
 
   std::vector<OwnedBytes> data_bytes_;
-  std::vector<std::unique_ptr<pte::FlatTensorDataMap>> data_maps_;
+  std::vector<std::unique_ptr<LoadedDataFile>> data_files_;
   std::vector<const NamedDataMap*> data_map_ptrs_;
   NamedDataMapChain external_data_;
   OwnedBytes bytes_;
   HostOptions options_;
-  const char* format_ = "";
-  std::optional<pte::BundledProgram> bundled_;
-  std::optional<pte::PteProgram> pte_;
+  std::unique_ptr<LoadedFile> file_;
   const Program* program_ = nullptr;
   AlignedBuffer temp_arena_;
   std::vector<MethodMemoryNeeds> needs_;

@@ -5,7 +5,7 @@ export { Model, type BundledTest } from './model.js';
 export { Tensor, type ElementOf, type NestedValues } from './tensor.js';
 export { TridentError, ErrorCode, errorCodeName, type ErrorCodeName } from './errors.js';
 export { DTYPES, isDType, type DType, type TensorData, type TensorDataMap, type ElementValue } from './dtype.js';
-export { detectFormat, describeFormat, type ModelFormat } from './detect-format.js';
+export { detectFormat, fileFormats, type FormatInfo, type ModelFormat } from './detect-format.js';
 export type { ModelSource, ReadOptions } from './read-source.js';
 export {
   formatValueInfo,

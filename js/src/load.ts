@@ -1,6 +1,6 @@
-// load(): bytes from any source, format from the bytes, then the runtime.
+// load(): bytes from any source, then the runtime, which detects the format
+// from the bytes and opens the file with that format's front end.
 
-import { describeFormat, detectFormat } from './detect-format.js';
 import { ErrorCode, TridentError } from './errors.js';
 import { Model } from './model.js';
 import { loadWasm } from './native/load-wasm.js';
@@ -26,21 +26,13 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
     throw new TridentError('load: dataFiles must be an array of sources', ErrorCode.InvalidArgument);
   }
   signal?.throwIfAborted();
-  // Fetch the wasm while the file downloads; a bad file is still reported
-  // as such (not as a wasm problem) because its bytes are checked first.
+  // Fetch the wasm while the file downloads.
   const module = loadWasm();
   module.catch(() => {});
   const [bytes, ...data] = await readSources([source, ...dataFiles], options);
-  const format = detectFormat(bytes!);
-  if (format === 'pt2' || format === 'bef') {
-    throw new TridentError(
-      `${describeFormat(format)} files are not supported by this build yet; it runs ExecuTorch .pte and .bpte programs`,
-      ErrorCode.NotSupported,
-    );
-  }
   const runtime = (await module).module;
   signal?.throwIfAborted();
-  return Model.open(runtime, bytes!, data, format, maxPlannedBytes);
+  return Model.open(runtime, bytes!, data, maxPlannedBytes);
 }
 
 export interface RuntimeInfo {

@@ -22,17 +22,17 @@ export class Model {
   readonly methods: readonly MethodInfo[];
   readonly #handle: NativeHandle;
 
-  private constructor(handle: NativeHandle, format: ModelFormat) {
+  private constructor(handle: NativeHandle) {
     this.#handle = handle;
-    this.format = format;
+    this.format = handle.format() as ModelFormat;
     this.methods = Object.freeze(handle.describe().map(toMethodInfo));
   }
 
   /** @internal Use `load()`. */
-  static open(module: TridentModule, bytes: Uint8Array, dataFiles: readonly Uint8Array[], format: ModelFormat, maxPlannedBytes: number): Model {
+  static open(module: TridentModule, bytes: Uint8Array, dataFiles: readonly Uint8Array[], maxPlannedBytes: number): Model {
     const handle = NativeHandle.open(module, bytes, dataFiles, maxPlannedBytes);
     try {
-      return new Model(handle, format);
+      return new Model(handle);
     } catch (err) {
       handle.dispose();
       throw err;

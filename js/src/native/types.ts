@@ -29,6 +29,12 @@ export interface TridentModule {
   /** Kernels take their wasm SIMD paths (true) or their scalar reference paths. */
   setSimdEnabled(enabled: boolean): void;
   simdEnabled(): boolean;
+  /** The runtime's format registry: {"format"} or {"error","code"} as JSON. */
+  detectFormat(head: Uint8Array): string;
+  /** JSON [{"id","description","supported"}]. */
+  fileFormats(): string;
+  /** How many leading bytes detectFormat reads. */
+  sniffBytes(): number;
   /** Routes operator `name` to the JS kernel call-back; returns an Error code. */
   registerJsKernel(name: string): number;
 }

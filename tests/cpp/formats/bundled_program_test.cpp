@@ -93,7 +93,6 @@ TEST(BundledProgram, CorpusBundleProgramAndSuites) {
   TRI_REQUIRE_SHARED();
   const std::vector<uint8_t> file = corpus_file(kBundle);
   ASSERT_EQ(file.size(), 4608u);
-  EXPECT_TRUE(BundledProgram::has_bundled_program_magic(span_of(file)));
   auto bundle = BundledProgram::load(span_of(file));
   ASSERT_TRUE(bundle.ok()) << tri::last_error_message();
   EXPECT_EQ(bundle->version(), 2u);

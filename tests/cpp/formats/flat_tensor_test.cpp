@@ -225,15 +225,6 @@ TEST(FlatTensorDataMap, WorksThroughTheNamedDataMapInterface) {
   EXPECT_EQ(chain.get(span_of("nope")).error(), Error::NotFound);
 }
 
-TEST(FlatTensorDataMap, SniffsTheMagic) {
-  TRI_REQUIRE_SHARED();
-  EXPECT_TRUE(FlatTensorDataMap::has_flat_tensor_magic(
-      span_of(corpus_file(kLinearPtd))));
-  EXPECT_FALSE(
-      FlatTensorDataMap::has_flat_tensor_magic(span_of(corpus_file(kSomePte))));
-  EXPECT_FALSE(FlatTensorDataMap::has_flat_tensor_magic(ByteSpan()));
-}
-
 // ---- Hostile input ----
 
 TEST(FlatTensorDataMapHostile, EveryTruncationFailsCleanly) {

@@ -199,11 +199,6 @@ Result<BundledValue> BundledTestCase::expected_output(size_t index) const {
 
 // ---- BundledProgram ----
 
-bool BundledProgram::has_bundled_program_magic(ByteSpan file) {
-  return has_identifier(file, kFileIdentifierOffset,
-                        fb::BundledProgramIdentifier());
-}
-
 Result<BundledProgram> BundledProgram::load(ByteSpan file) {
   TRI_TRY(
       check_file_start(file, kMinFileSize, kFileAlignment, "bundled program"));

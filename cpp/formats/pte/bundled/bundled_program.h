@@ -83,9 +83,6 @@ class BundledProgram {
   // value and field at fault.
   static Result<BundledProgram> load(ByteSpan file);
 
-  // True when bytes 4..8 are "BP08" (a sniff for format detection).
-  static bool has_bundled_program_magic(ByteSpan file);
-
   BundledProgram() = default;
 
   // The inner `.pte` file, in place inside the bundle.

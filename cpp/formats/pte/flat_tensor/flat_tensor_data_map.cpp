@@ -102,11 +102,6 @@ const char* flat_tensor_layout_name(FlatTensorLayout layout) {
   return "unknown";
 }
 
-bool FlatTensorDataMap::has_flat_tensor_magic(ByteSpan file) {
-  return has_identifier(file, kFileIdentifierOffset, kIdentifier) &&
-         has_identifier(file, kHeaderStart, kHeaderMagic);
-}
-
 Result<FlatTensorDataMap> FlatTensorDataMap::load(ByteSpan file) {
   const uint64_t file_size = file.size();
   TRI_TRY(check_file_start(file, kMinFileSize, kFileAlignment, ".ptd"));

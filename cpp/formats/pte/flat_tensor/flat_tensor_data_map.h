@@ -78,10 +78,6 @@ class FlatTensorDataMap final : public NamedDataMap {
   // inconsistency), naming the field, entry or offset at fault.
   static Result<FlatTensorDataMap> load(ByteSpan file);
 
-  // True when `file` starts like a FlatTensor file ("FT01" at 4, "FH01" at 8).
-  // A sniff for format detection; load() is what checks the file.
-  static bool has_flat_tensor_magic(ByteSpan file);
-
   FlatTensorDataMap() = default;
 
   // NamedDataMap. get() returns the blob's bytes; NotFound names the key.

@@ -1,0 +1,118 @@
+#include "cpp/formats/pte/host/pte_open.h"
+
+#include <nlohmann/json.hpp>
+
+#include "cpp/formats/pte/bundled/bundled_program.h"
+#include "cpp/formats/pte/flat_tensor/flat_tensor_data_map.h"
+#include "cpp/formats/pte/pte_program.h"
+#include "cpp/host/value_json.h"
+
+namespace tri::pte {
+namespace {
+
+using host::LoadedDataFile;
+using host::LoadedFile;
+using host::OpenOptions;
+
+bool is_digit(uint8_t b) { return b >= '0' && b <= '9'; }
+
+// Two letters and two digits at bytes 4..8 (a flatbuffer identifier; the
+// digits are the schema version, which the front end checks with a better
+// message).
+bool has_identifier(ByteSpan bytes, char a, char b) {
+  return bytes.size() >= 8 && bytes[4] == a && bytes[5] == b && is_digit(bytes[6]) &&
+         is_digit(bytes[7]);
+}
+
+PteLoadOptions pte_options(const OpenOptions& options) {
+  PteLoadOptions o;
+  o.max_planned_bytes = options.max_planned_bytes;
+  return o;
+}
+
+class OpenedProgram final : public LoadedFile {
+ public:
+  explicit OpenedProgram(PteProgram program) : program_(std::move(program)) {}
+  const char* format() const override { return "pte"; }
+  const Program& program() const override { return program_; }
+
+ private:
+  PteProgram program_;
+};
+
+class OpenedBundle final : public LoadedFile {
+ public:
+  OpenedBundle(BundledProgram bundle, PteProgram program)
+      : bundle_(std::move(bundle)), program_(std::move(program)) {}
+  const char* format() const override { return "bpte"; }
+  const Program& program() const override { return program_; }
+  size_t bundled_test_count() const override { return bundle_.total_test_cases(); }
+  Result<std::string> bundled_test_json(size_t index) const override;
+
+ private:
+  BundledProgram bundle_;
+  PteProgram program_;
+};
+
+Result<std::string> OpenedBundle::bundled_test_json(size_t index) const {
+  TRI_CHECK(index < bundled_test_count(), Error::NotFound,
+            "the loaded file has no bundled test %zu (it has %zu)", index, bundled_test_count());
+  // Test cases are numbered across suites, suite by suite.
+  size_t suite = 0;
+  size_t local = index;
+  for (; suite < bundle_.num_method_suites(); ++suite) {
+    TRI_ASSIGN_OR_RETURN(const size_t n, bundle_.num_test_cases(suite));
+    if (local < n) break;
+    local -= n;
+  }
+  TRI_ASSIGN_OR_RETURN(const Span<const char> name, bundle_.method_name(suite));
+  TRI_ASSIGN_OR_RETURN(const BundledTestCase test, bundle_.test_case(suite, local));
+  nlohmann::json inputs = nlohmann::json::array();
+  for (size_t i = 0; i < test.num_inputs(); ++i) {
+    TRI_ASSIGN_OR_RETURN(const BundledValue v, test.input(i));
+    inputs.push_back(host::bundled_value_json(v));
+  }
+  nlohmann::json outputs = nlohmann::json::array();
+  for (size_t i = 0; i < test.num_expected_outputs(); ++i) {
+    TRI_ASSIGN_OR_RETURN(const BundledValue v, test.expected_output(i));
+    outputs.push_back(host::bundled_value_json(v));
+  }
+  return nlohmann::json{{"method", std::string(name.data(), name.size())},
+                        {"inputs", std::move(inputs)},
+                        {"outputs", std::move(outputs)}}
+      .dump();
+}
+
+class OpenedData final : public LoadedDataFile {
+ public:
+  explicit OpenedData(FlatTensorDataMap map) : map_(std::move(map)) {}
+  const NamedDataMap& data() const override { return map_; }
+
+ private:
+  FlatTensorDataMap map_;
+};
+
+}  // namespace
+
+bool sniff_pte(ByteSpan bytes) { return has_identifier(bytes, 'E', 'T'); }
+bool sniff_bpte(ByteSpan bytes) { return has_identifier(bytes, 'B', 'P'); }
+bool sniff_ptd(ByteSpan bytes) { return has_identifier(bytes, 'F', 'T'); }
+
+Result<std::unique_ptr<LoadedFile>> open_pte(ByteSpan bytes, const OpenOptions& options) {
+  TRI_ASSIGN_OR_RETURN(PteProgram program, PteProgram::load(bytes, pte_options(options)));
+  return std::unique_ptr<LoadedFile>(new OpenedProgram(std::move(program)));
+}
+
+Result<std::unique_ptr<LoadedFile>> open_bpte(ByteSpan bytes, const OpenOptions& options) {
+  TRI_ASSIGN_OR_RETURN(BundledProgram bundle, BundledProgram::load(bytes));
+  TRI_ASSIGN_OR_RETURN(PteProgram program,
+                       PteProgram::load(bundle.program(), pte_options(options)));
+  return std::unique_ptr<LoadedFile>(new OpenedBundle(std::move(bundle), std::move(program)));
+}
+
+Result<std::unique_ptr<LoadedDataFile>> open_ptd(ByteSpan bytes) {
+  TRI_ASSIGN_OR_RETURN(FlatTensorDataMap map, FlatTensorDataMap::load(bytes));
+  return std::unique_ptr<LoadedDataFile>(new OpenedData(std::move(map)));
+}
+
+}  // namespace tri::pte

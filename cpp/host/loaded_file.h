@@ -1,0 +1,35 @@
+// What a format's front end hands the host after opening a file: the Program
+// the host runs, and whatever else the format carries (a bundled program's
+// test cases). Host-side objects: they may own heap memory; the Program they
+// expose runs without it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "cpp/runtime/core/named_data_map.h"
+#include "cpp/runtime/core/result.h"
+#include "cpp/runtime/executor/program.h"
+
+namespace tri::host {
+
+class LoadedFile {
+ public:
+  virtual ~LoadedFile() = default;
+  // The id of the format that opened it ("pte", "bpte", ...).
+  virtual const char* format() const = 0;
+  virtual const Program& program() const = 0;
+  // Test cases embedded in the file (bundled programs); none by default.
+  virtual size_t bundled_test_count() const { return 0; }
+  // {"method","inputs","outputs"} in the CLI's JSON form.
+  virtual Result<std::string> bundled_test_json(size_t index) const;
+};
+
+// An external data file (tensors a program refers to by key).
+class LoadedDataFile {
+ public:
+  virtual ~LoadedDataFile() = default;
+  virtual const NamedDataMap& data() const = 0;
+};
+
+}  // namespace tri::host
