@@ -169,9 +169,33 @@ Error HostModel::size_memory() {
             "cannot allocate %zu bytes of kernel scratch memory", options_.temp_bytes);
   needs_.assign(program_->num_methods(), MethodMemoryNeeds());
   size_t temp_bytes = options_.temp_bytes;
+  // The trial build's bookkeeping (method_builder.h) goes here; it grows
+  // until a method fits, up to the same cap as the memory plan.
+  AlignedBuffer trial_buffer;
+  size_t trial_bytes = size_t{1} << 18;
+  const MethodLoadOptions load_options = method_load_options();
   for (size_t m = 0; m < program_->num_methods(); ++m) {
-    MemoryAllocator scratch(temp_arena_.data(), temp_arena_.size());
-    TRI_ASSIGN_OR_RETURN(needs_[m], program_->memory_needs(m, scratch));
+    for (;;) {
+      if (trial_buffer.size() < trial_bytes) {
+        TRI_CHECK(trial_buffer.allocate(trial_bytes), Error::MemoryAllocationFailed,
+                  "cannot allocate %zu bytes to size method '%s'", trial_bytes,
+                  program_->method_name(m));
+      }
+      MemoryAllocator trial(trial_buffer.data(), trial_buffer.size());
+      MemoryAllocator scratch(temp_arena_.data(), temp_arena_.size());
+      Result<MethodMemoryNeeds> needs = program_->memory_needs(m, trial, scratch, load_options);
+      if (needs.ok()) {
+        needs_[m] = *needs;
+        break;
+      }
+      if (!trial.exhausted()) return needs.error();
+      TRI_CHECK(trial_bytes <= options_.max_planned_bytes / 2, Error::LimitExceeded,
+                "method '%s' needs more than %zu bytes for its value table and instructions, "
+                "over the limit of %llu (maxPlannedBytes)",
+                program_->method_name(m), trial_bytes,
+                static_cast<unsigned long long>(options_.max_planned_bytes));
+      trial_bytes *= 2;
+    }
     temp_bytes = needs_[m].temp_bytes > temp_bytes ? needs_[m].temp_bytes : temp_bytes;
   }
   TRI_CHECK(temp_bytes <= options_.max_planned_bytes, Error::LimitExceeded,
@@ -184,6 +208,12 @@ Error HostModel::size_memory() {
               temp_bytes);
   }
   return Error::Ok;
+}
+
+MethodLoadOptions HostModel::method_load_options() const {
+  MethodLoadOptions options;
+  options.external_data = data_files_.empty() ? nullptr : &external_data_;
+  return options;
 }
 
 Result<HostModel::MethodState*> HostModel::method_state(const std::string& name) {
@@ -219,9 +249,7 @@ Result<HostModel::MethodState*> HostModel::method_state(const std::string& name)
   state->memory.method = &state->method_allocator;
   state->memory.planned = &state->planned_memory;
   state->memory.temp = &state->temp_allocator;
-  MethodLoadOptions load_options;
-  load_options.external_data = data_files_.empty() ? nullptr : &external_data_;
-  Result<Method> method = program_->load_method(m, state->memory, load_options);
+  Result<Method> method = program_->load_method(m, state->memory, method_load_options());
   if (!method.ok()) {
     return method.error();
   }

@@ -70,6 +70,7 @@ class HostModel {
   struct MethodState;
   Result<MethodState*> method_state(const std::string& name);
   Error size_memory();
+  MethodLoadOptions method_load_options() const;
 
   std::vector<OwnedBytes> data_bytes_;
   std::vector<std::unique_ptr<LoadedDataFile>> data_files_;

@@ -4,8 +4,10 @@
 #include <cstring>
 
 #include "cpp/formats/pte/fb_read.h"
+#include "cpp/formats/pte/pte_method_source.h"
 #include "cpp/formats/pte/pte_values.h"
 #include "cpp/formats/pte/schema/program_generated.h"
+#include "cpp/runtime/executor/method_builder.h"
 
 namespace tri::pte {
 
@@ -17,12 +19,18 @@ Result<PteProgram> PteProgram::load(ByteSpan bytes,
   TRI_ASSIGN_OR_RETURN(program.file_, PteFile::open(bytes));
   program.options_ = options;
   program.named_data_ = PteNamedData(program.file_);
-  TRI_TRY(program.check_planned_sizes());
+  TRI_TRY(program.check_methods());
   return program;
 }
 
-Error PteProgram::check_planned_sizes() const {
+// What can be checked before any method is built: one chain each, and a
+// memory plan within the limit.
+Error PteProgram::check_methods() const {
   for (size_t m = 0; m < num_methods(); ++m) {
+    const auto* chains = plan(m)->chains();
+    TRI_CHECK(chains == nullptr || chains->size() <= 1, Error::NotSupported,
+              "method '%s' has %" PRIu32 " chains (only single-chain programs exist)",
+              method_name(m), chains->size());
     const auto* sizes = plan(m)->non_const_buffer_sizes();
     const size_t n = sizes ? sizes->size() : 0;
     uint64_t total = 0;
@@ -199,6 +207,24 @@ Result<ByteSpan> PteProgram::delegate_data(uint32_t location,
             "inline delegate data %" PRIu32 " does not exist", index);
   const auto* data = inline_data->Get(index)->data();
   return ByteSpan(data ? data->data() : nullptr, data ? data->size() : 0);
+}
+
+Error PteProgram::check_dependencies(size_t method) const {
+  TRI_CHECK(method < num_methods(), Error::InvalidArgument, "method %zu out of range", method);
+  return check_method_dependencies(PteMethodSource(*this, method));
+}
+
+Result<MethodMemoryNeeds> PteProgram::memory_needs(size_t method, MemoryAllocator& trial,
+                                                   MemoryAllocator& scratch,
+                                                   const MethodLoadOptions& options) const {
+  TRI_CHECK(method < num_methods(), Error::InvalidArgument, "method %zu out of range", method);
+  return size_method(PteMethodSource(*this, method), trial, scratch, options);
+}
+
+Result<Method> PteProgram::load_method(size_t method, MemoryManager& memory,
+                                       const MethodLoadOptions& options) const {
+  TRI_CHECK(method < num_methods(), Error::InvalidArgument, "method %zu out of range", method);
+  return build_method(PteMethodSource(*this, method), memory, options);
 }
 
 }  // namespace tri::pte

@@ -46,8 +46,9 @@ class PteProgram final : public Program {
   size_t num_planned_buffers(size_t method) const override;
   Result<size_t> planned_buffer_size(size_t method,
                                      size_t index) const override;
-  Result<MethodMemoryNeeds> memory_needs(size_t method,
-                                         MemoryAllocator& scratch) const override;
+  Result<MethodMemoryNeeds> memory_needs(size_t method, MemoryAllocator& trial,
+                                         MemoryAllocator& scratch,
+                                         const MethodLoadOptions& options) const override;
   Error check_dependencies(size_t method) const override;
   Result<Method> load_method(size_t method, MemoryManager& memory,
                              const MethodLoadOptions& options) const override;
@@ -67,7 +68,7 @@ class PteProgram final : public Program {
   const PteNamedData& named_data() const { return named_data_; }
 
  private:
-  Error check_planned_sizes() const;
+  Error check_methods() const;
 
   PteFile file_;
   PteLoadOptions options_;

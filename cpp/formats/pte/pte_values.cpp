@@ -12,9 +12,6 @@ namespace {
 
 namespace fb = executorch_flatbuffer;
 
-// Every allocation may waste up to this much to alignment.
-constexpr size_t kSlack = kDefaultAlignment;
-
 size_t vector_size(const flatbuffers::Vector<int32_t>* v) {
   return v ? v->size() : 0;
 }
@@ -63,6 +60,11 @@ Error bind_tensor_data(const ValueTableContext& ctx, const fb::Tensor* t,
   const fb::ExtraTensorInfo* extra = t->extra_tensor_info();
   const fb::AllocationDetails* alloc = t->allocation_info();
   void* planned = nullptr;
+  if (alloc != nullptr && ctx.sizing) {
+    // The real build binds it (and checks its range); nothing to allocate.
+    out->set_data(nullptr, 0);
+    return Error::Ok;
+  }
   if (alloc != nullptr) {
     const uint64_t offset = static_cast<uint64_t>(alloc->memory_offset_low()) |
                             (static_cast<uint64_t>(alloc->memory_offset_high()) << 32);
@@ -303,51 +305,6 @@ Result<ValueInfo> describe_value(const fb::ExecutionPlan* plan, int32_t index) {
     default: info.tag = Tag::None; break;
   }
   return info;
-}
-
-size_t value_table_bytes(const fb::ExecutionPlan* plan) {
-  const auto* table = plan->values();
-  const size_t n = table ? table->size() : 0;
-  size_t bytes = (n + 1) * sizeof(EValue) + 2 * kSlack;
-  for (size_t i = 0; i < n; ++i) {
-    const fb::EValue* v = table->Get(static_cast<flatbuffers::uoffset_t>(i));
-    if (v == nullptr || !union_table_present(v)) {
-      continue;
-    }
-    switch (v->val_type()) {
-      case fb::KernelTypes::Tensor:
-        bytes += sizeof(Tensor) + kSlack;
-        break;
-      case fb::KernelTypes::IntList: {
-        const auto* items = v->val_as_IntList()->items();
-        const size_t k = items ? items->size() : 0;
-        bytes += k * (sizeof(EValue*) + sizeof(int64_t)) + 4 * kSlack;
-        break;
-      }
-      case fb::KernelTypes::BoolList: {
-        const auto* items = v->val_as_BoolList()->items();
-        bytes += (items ? items->size() : 0) + 2 * kSlack;
-        break;
-      }
-      case fb::KernelTypes::DoubleList: {
-        const auto* items = v->val_as_DoubleList()->items();
-        bytes += (items ? items->size() : 0) * sizeof(double) + 2 * kSlack;
-        break;
-      }
-      case fb::KernelTypes::TensorList:
-      case fb::KernelTypes::OptionalTensorList: {
-        const auto* items = v->val_type() == fb::KernelTypes::TensorList
-                                ? v->val_as_TensorList()->items()
-                                : v->val_as_OptionalTensorList()->items();
-        bytes += vector_size(items) * (sizeof(EValue*) + sizeof(Tensor*)) +
-                 4 * kSlack;
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return bytes;
 }
 
 }  // namespace tri::pte

@@ -25,6 +25,9 @@ struct ValueTableContext {
   MemoryManager* memory = nullptr;
   const NamedDataMap* external = nullptr;
   const char* method = "";
+  // Sizing (method_builder.h): allocate as a real build does, but bind no
+  // planned memory and copy no data.
+  bool sizing = false;
 };
 
 // Builds every value of the plan into `values` (already allocated, one per
@@ -34,8 +37,5 @@ Error parse_values(const ValueTableContext& context, Span<EValue> values);
 // The declared kind/type/shape of value `index`, for method signatures.
 Result<ValueInfo> describe_value(const executorch_flatbuffer::ExecutionPlan* plan,
                                  int32_t index);
-
-// Method-allocator bytes parse_values() needs at most for this plan.
-size_t value_table_bytes(const executorch_flatbuffer::ExecutionPlan* plan);
 
 }  // namespace tri::pte

@@ -12,6 +12,7 @@ void* MemoryAllocator::allocate(size_t size, size_t alignment) {
   const uintptr_t aligned = (start + alignment - 1) & ~(alignment - 1);
   const size_t padding = aligned - start;
   if (padding > size_ - used_ || size > size_ - used_ - padding) {
+    exhausted_ = true;
     return nullptr;
   }
   used_ += padding + size;

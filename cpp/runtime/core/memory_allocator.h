@@ -54,12 +54,20 @@ class MemoryAllocator {
 
   size_t used() const { return used_; }
   size_t capacity() const { return size_; }
-  void reset() { used_ = 0; }
+  // Whether a request failed for lack of room since the last reset(), so a
+  // caller sizing by trial (method_builder.h) can tell "too small" from
+  // other failures.
+  bool exhausted() const { return exhausted_; }
+  void reset() {
+    used_ = 0;
+    exhausted_ = false;
+  }
 
  private:
   uint8_t* base_ = nullptr;
   size_t size_ = 0;
   size_t used_ = 0;
+  bool exhausted_ = false;
 };
 
 // The buffers of a memory plan. Planned tensors name a buffer by memory_id

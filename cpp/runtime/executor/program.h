@@ -57,11 +57,14 @@ class Program {
   virtual size_t num_planned_buffers(size_t method) const = 0;
   virtual Result<size_t> planned_buffer_size(size_t method,
                                              size_t index) const = 0;
-  // The memory load_method() and execution need beyond the planned buffers.
-  // `scratch` is working memory for the query (delegates plan their graphs
-  // in it); it is reset afterwards.
-  virtual Result<MethodMemoryNeeds> memory_needs(size_t method,
-                                                 MemoryAllocator& scratch) const = 0;
+  // The memory load_method() and execution need beyond the planned buffers,
+  // found by a trial build (method_builder.h's size_method): `trial` takes
+  // the bookkeeping (when too small: MemoryAllocationFailed with
+  // trial.exhausted() set), `scratch` is working memory for the delegates'
+  // queries.
+  virtual Result<MethodMemoryNeeds> memory_needs(size_t method, MemoryAllocator& trial,
+                                                 MemoryAllocator& scratch,
+                                                 const MethodLoadOptions& options) const = 0;
 
   // Whether every operator and backend the method needs is registered; the
   // error names the missing ones. Cheap: allocates nothing.

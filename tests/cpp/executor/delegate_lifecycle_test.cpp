@@ -10,42 +10,13 @@
 #include "cpp/formats/pte/pte_program.h"
 #include "cpp/formats/pte/schema/program_generated.h"
 #include "cpp/runtime/backend/backend.h"
+#include "tests/cpp/support/counting_backend.h"
 
 namespace tri {
 namespace {
 
 namespace fb = executorch_flatbuffer;
 
-// Counts its instances; a blob that reads "fail" fails init.
-class CountingBackend final : public Backend {
- public:
-  bool is_available() const override { return true; }
-  Result<BackendMemoryNeeds> memory_needs(BackendInitContext&, ByteSpan,
-                                          Span<const CompileSpec>) const override {
-    ++queries;
-    BackendMemoryNeeds needs;
-    needs.init_bytes = 64;
-    needs.execute_bytes = 1000;
-    return needs;
-  }
-  Result<void*> init(BackendInitContext& context, ByteSpan processed,
-                     Span<const CompileSpec>) const override {
-    if (processed.size() == 4 && memcmp(processed.data(), "fail", 4) == 0) {
-      return fail(Error::DelegateInvalidCompatibility, "this blob says fail");
-    }
-    void* handle = context.method_allocator->allocate(64);
-    if (handle == nullptr) return fail(Error::MemoryAllocationFailed, "no memory");
-    ++live;
-    return handle;
-  }
-  Error execute(void*, KernelContext&, Span<EValue*>) const override { return Error::Ok; }
-  void destroy(void*) const override { --live; }
-
-  mutable int live = 0;
-  mutable int queries = 0;
-};
-
-CountingBackend g_backend;
 constexpr const char* kId = "TridentCountingBackend";
 
 // forward(): one DelegateCall per blob, each to the counting backend, blobs
@@ -78,17 +49,18 @@ std::vector<uint8_t> program_with_delegates(const std::vector<std::string>& blob
 
 class DelegateLifecycle : public ::testing::Test {
  protected:
+  testing::CountingBackend& backend_ = testing::counting_backend(kId);
+
   void SetUp() override {
-    if (find_backend(kId) == nullptr) ASSERT_EQ(register_backend(kId, &g_backend), Error::Ok);
-    g_backend.live = 0;
-    g_backend.queries = 0;
+    backend_.reset_counts();
   }
 
   Result<Method> load(const std::vector<uint8_t>& bytes, MethodMemoryNeeds* needs) {
     program_ = pte::PteProgram::load(ByteSpan(bytes.data(), bytes.size()));
     if (!program_.ok()) return program_.error();
+    MemoryAllocator trial(arena_, sizeof(arena_));
     MemoryAllocator scratch(scratch_, sizeof(scratch_));
-    Result<MethodMemoryNeeds> n = program_->memory_needs(0, scratch);
+    Result<MethodMemoryNeeds> n = program_->memory_needs(0, trial, scratch, MethodLoadOptions());
     if (!n.ok()) return n.error();
     *needs = *n;
     method_alloc_ = MemoryAllocator(arena_, needs->method_bytes);
@@ -114,7 +86,7 @@ TEST_F(DelegateLifecycle, SecondDelegateFailingDestroysTheFirst) {
   EXPECT_NE(std::string(last_error_message()).find("initializing delegate 1"), std::string::npos)
       << last_error_message();
   // Delegate 0 was initialized, then destroyed when delegate 1 failed.
-  EXPECT_EQ(g_backend.live, 0);
+  EXPECT_EQ(backend_.live, 0);
 }
 
 TEST_F(DelegateLifecycle, LoadedMethodDestroysEveryDelegateOnce) {
@@ -123,15 +95,15 @@ TEST_F(DelegateLifecycle, LoadedMethodDestroysEveryDelegateOnce) {
   ASSERT_TRUE(method.ok()) << last_error_message();
   // Each delegate's memory was asked for before init, and the method
   // allocator was sized from the answers.
-  EXPECT_EQ(g_backend.queries, 3);
-  EXPECT_EQ(needs.temp_bytes, 1000u);
+  EXPECT_EQ(backend_.queries, 3);
+  EXPECT_EQ(needs.temp_bytes, 5000u);  // the largest blob, "three"
   EXPECT_LE(method_alloc_.used(), needs.method_bytes);
-  EXPECT_EQ(g_backend.live, 3);
+  EXPECT_EQ(backend_.live, 3);
   ASSERT_EQ(method->execute(), Error::Ok) << last_error_message();
   method->destroy();
-  EXPECT_EQ(g_backend.live, 0);
+  EXPECT_EQ(backend_.live, 0);
   method->destroy();
-  EXPECT_EQ(g_backend.live, 0);
+  EXPECT_EQ(backend_.live, 0);
 }
 
 }  // namespace

@@ -157,8 +157,10 @@ TEST(PteHostile, FlatbufferOffsetsOutOfRange) {
       for (size_t m = 0; m < p->num_methods(); ++m) {
         for (size_t k = 0; k < p->num_inputs(m); ++k) (void)p->input_info(m, k);
         std::vector<uint8_t> scratch_bytes(1 << 16);
+        std::vector<uint8_t> trial_bytes(1 << 16);
+        MemoryAllocator trial(trial_bytes.data(), trial_bytes.size());
         MemoryAllocator scratch(scratch_bytes.data(), scratch_bytes.size());
-        (void)p->memory_needs(m, scratch);
+        (void)p->memory_needs(m, trial, scratch, MethodLoadOptions());
       }
     }
   }

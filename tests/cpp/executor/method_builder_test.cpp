@@ -1,0 +1,296 @@
+// The method builder on a hand-written MethodSource (no file format): it
+// resolves and runs kernels, lists every missing operator, checks argument
+// counts and every index, initializes delegates with cleanup on failure, and
+// sizes the method allocator by running the same build in sizing mode.
+#include "cpp/runtime/executor/method_builder.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "tests/cpp/support/counting_backend.h"
+#include "tests/cpp/support/tensor_factory.h"
+
+namespace tri {
+namespace {
+
+using testing::CountingBackend;
+using testing::TensorFactory;
+
+constexpr const char* kBackendId = "MethodBuilderTestBackend";
+
+// A method described by plain vectors: float tensors of shape [2] planned
+// back to back in buffer 1, then an Int value (alpha = 1).
+class FakeSource final : public MethodSource {
+ public:
+  size_t num_tensors = 3;
+  std::vector<OperatorRef> ops = {{"aten::add", "out"}};
+  std::vector<InstructionRef> instructions;
+  std::vector<std::string> delegate_blobs;
+  std::vector<int32_t> ins = {0, 1};
+  std::vector<int32_t> outs = {2};
+  std::vector<CompileSpec> specs = {{"key", ByteSpan()}};
+
+  const char* name() const override { return "forward"; }
+  size_t num_values() const override { return num_tensors + 1; }
+  Error build_values(const ValueBuildContext& context, Span<EValue> values) const override {
+    ++builds;
+    const SizesType sizes[] = {2};
+    for (size_t i = 0; i < num_tensors; ++i) {
+      Tensor* t = context.memory->method->allocate_array<Tensor>(1);
+      TRI_CHECK(t != nullptr, Error::MemoryAllocationFailed, "method allocator exhausted");
+      TRI_TRY(t->init(ScalarType::Float, Span<const SizesType>(sizes, 1), {}, nullptr, 0,
+                      ShapeDynamism::Static));
+      if (!context.sizing) {
+        TRI_ASSIGN_OR_RETURN(void* data, context.memory->planned->address(1, 8 * i, 8));
+        t->set_data(data, 8);
+      }
+      values[i] = EValue::from_tensor(t);
+    }
+    values[num_tensors] = EValue::from_int(1);
+    return Error::Ok;
+  }
+  Span<const int32_t> inputs() const override { return {ins.data(), ins.size()}; }
+  Span<const int32_t> outputs() const override { return {outs.data(), outs.size()}; }
+  size_t num_planned_buffers() const override { return 1; }
+  size_t num_operators() const override { return ops.size(); }
+  Result<OperatorRef> operator_at(size_t index) const override { return ops[index]; }
+  size_t num_delegates() const override { return delegate_blobs.size(); }
+  Result<DelegateRef> delegate_at(size_t index) const override {
+    DelegateRef d;
+    d.backend_id = backend_id;
+    d.processed = ByteSpan(reinterpret_cast<const uint8_t*>(delegate_blobs[index].data()),
+                           delegate_blobs[index].size());
+    d.num_compile_specs = specs.size();
+    return d;
+  }
+  Result<CompileSpec> compile_spec_at(size_t, size_t index) const override {
+    return specs[index];
+  }
+  size_t num_instructions() const override { return instructions.size(); }
+  Result<InstructionRef> instruction_at(size_t index) const override {
+    return instructions[index];
+  }
+
+  const char* backend_id = kBackendId;
+  mutable int builds = 0;
+};
+
+// out = x + alpha * y as aten::add.out(self, other, alpha, out) -> out.
+InstructionRef add_call(std::vector<int32_t>& args) {
+  InstructionRef in;
+  in.kind = InstructionKind::KernelCall;
+  in.target = 0;
+  in.args = Span<const int32_t>(args.data(), args.size());
+  return in;
+}
+
+class MethodBuilderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    backend_.reset_counts();
+    source_.instructions = {add_call(add_args_)};
+  }
+
+  Result<MethodMemoryNeeds> size(size_t trial_bytes = sizeof(trial_)) {
+    trial_alloc_ = MemoryAllocator(trial_, trial_bytes);
+    MemoryAllocator scratch(scratch_, sizeof(scratch_));
+    return size_method(source_, trial_alloc_, scratch, MethodLoadOptions());
+  }
+
+  // Sizes the method, then builds it in exactly the memory sizing asked for.
+  Result<Method> build() {
+    TRI_ASSIGN_OR_RETURN(needs_, size());
+    method_alloc_ = MemoryAllocator(arena_, needs_.method_bytes);
+    temp_alloc_ = MemoryAllocator(scratch_, sizeof(scratch_));
+    buffer_span_ = Span<uint8_t>(planned_, sizeof(planned_));
+    planned_memory_ = PlannedMemory(Span<Span<uint8_t>>(&buffer_span_, 1));
+    memory_.method = &method_alloc_;
+    memory_.planned = &planned_memory_;
+    memory_.temp = &temp_alloc_;
+    return build_method(source_, memory_, MethodLoadOptions());
+  }
+
+  std::string error_of(Result<Method> result) {
+    EXPECT_FALSE(result.ok());
+    return last_error_message();
+  }
+
+  std::vector<int32_t> add_args_ = {0, 1, 3, 2, 2};
+  CountingBackend& backend_ = testing::counting_backend(kBackendId);
+  FakeSource source_;
+  MethodMemoryNeeds needs_;
+  alignas(64) uint8_t trial_[1 << 14];
+  alignas(64) uint8_t arena_[1 << 14];
+  alignas(64) uint8_t scratch_[1 << 14];
+  alignas(64) uint8_t planned_[64];
+  MemoryAllocator trial_alloc_;
+  MemoryAllocator method_alloc_;
+  MemoryAllocator temp_alloc_;
+  Span<uint8_t> buffer_span_;
+  PlannedMemory planned_memory_;
+  MemoryManager memory_;
+};
+
+TEST_F(MethodBuilderTest, BuildsAMethodThatRuns) {
+  Result<Method> method = build();
+  ASSERT_TRUE(method.ok()) << last_error_message();
+  const SizesType two[] = {2};
+  Result<Tensor*> x = method->prepare_input_tensor(0, Span<const SizesType>(two, 1));
+  Result<Tensor*> y = method->prepare_input_tensor(1, Span<const SizesType>(two, 1));
+  ASSERT_TRUE(x.ok() && y.ok()) << last_error_message();
+  float* xs = static_cast<float*>((*x)->mutable_data());
+  xs[0] = 1;
+  xs[1] = 2;
+  float* ys = static_cast<float*>((*y)->mutable_data());
+  ys[0] = 10;
+  ys[1] = 20;
+  ASSERT_EQ(method->execute(), Error::Ok) << last_error_message();
+  EXPECT_EQ(TensorFactory::values(method->output(0).to_tensor()), (std::vector<double>{11, 22}));
+}
+
+TEST_F(MethodBuilderTest, SizingRunsTheSameBuildAndIsExact) {
+  ASSERT_TRUE(build().ok()) << last_error_message();
+  // One build to size, one to build; the real one used exactly what the
+  // trial did (the sizing adds one alignment slack and nothing else).
+  EXPECT_EQ(source_.builds, 2);
+  EXPECT_EQ(method_alloc_.used() + 64, needs_.method_bytes);
+  EXPECT_EQ(needs_.temp_bytes, 0u);
+  // A method allocator one byte short of the real need fails cleanly.
+  const size_t used = method_alloc_.used();
+  method_alloc_ = MemoryAllocator(arena_, used - 1);
+  Result<Method> again = build_method(source_, memory_, MethodLoadOptions());
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.error(), Error::MemoryAllocationFailed);
+}
+
+TEST_F(MethodBuilderTest, ATrialTooSmallSaysSoAndOtherFailuresDoNot) {
+  Result<MethodMemoryNeeds> small = size(64);
+  ASSERT_FALSE(small.ok());
+  EXPECT_EQ(small.error(), Error::MemoryAllocationFailed);
+  EXPECT_TRUE(trial_alloc_.exhausted());
+
+  source_.ops = {{"test::nowhere", ""}};
+  Result<MethodMemoryNeeds> missing = size();
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error(), Error::OperatorMissing);
+  EXPECT_FALSE(trial_alloc_.exhausted());
+}
+
+TEST_F(MethodBuilderTest, ListsEveryMissingOperator) {
+  source_.ops = {{"aten::add", "out"}, {"test::first", "out"}, {"test::second", ""}};
+  EXPECT_EQ(check_method_dependencies(source_), Error::OperatorMissing);
+  const std::string message = last_error_message();
+  EXPECT_NE(message.find("uses 2 operators not registered in this build: test::first.out, "
+                         "test::second"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(error_of(build()), message);
+}
+
+TEST_F(MethodBuilderTest, ChecksArgumentCountsAgainstTheKernel) {
+  std::vector<int32_t> four = {0, 1, 3, 2};
+  source_.instructions = {add_call(four)};
+  const std::string message = error_of(build());
+  EXPECT_NE(message.find("instruction 0: aten::add.out takes 5 arguments, the call passes 4"),
+            std::string::npos)
+      << message;
+}
+
+struct BadIndexCase {
+  const char* what;
+  InstructionKind kind;
+  int64_t target, a, b;
+  std::vector<int32_t> args;
+  const char* expected;
+};
+
+TEST_F(MethodBuilderTest, RejectsEveryIndexOutOfRange) {
+  const std::vector<BadIndexCase> cases = {
+      {"operator", InstructionKind::KernelCall, 1, 0, 0, {}, "KernelCall names operator 1 (the method has 1)"},
+      {"negative operator", InstructionKind::KernelCall, -1, 0, 0, {}, "names operator -1"},
+      {"argument", InstructionKind::KernelCall, 0, 0, 0, {0, 1, 3, 2, 4}, "argument 4 refers to value 4 (the table has 4)"},
+      {"delegate", InstructionKind::DelegateCall, 0, 0, 0, {}, "DelegateCall names delegate 0 (the method has 0)"},
+      {"move source", InstructionKind::Move, 0, 9, 0, {}, "MoveCall source refers to value 9"},
+      {"move destination", InstructionKind::Move, 0, 0, -2, {}, "MoveCall destination refers to value -2"},
+      {"jump condition", InstructionKind::JumpFalse, 0, 4, 0, {}, "JumpFalseCall condition refers to value 4"},
+      {"jump target", InstructionKind::JumpFalse, 0, 3, 3, {}, "JumpFalseCall jumps to instruction 3 (the method has 2)"},
+      {"free", InstructionKind::Free, 0, 100, 0, {}, "FreeCall refers to value 100"},
+  };
+  for (const BadIndexCase& c : cases) {
+    SCOPED_TRACE(c.what);
+    std::vector<int32_t> args = c.args;
+    InstructionRef bad;
+    bad.kind = c.kind;
+    bad.target = c.target;
+    bad.a = c.a;
+    bad.b = c.b;
+    bad.args = Span<const int32_t>(args.data(), args.size());
+    source_.instructions = {add_call(add_args_), bad};
+    const std::string message = error_of(build());
+    EXPECT_NE(message.find("method 'forward', instruction 1: "), std::string::npos) << message;
+    EXPECT_NE(message.find(c.expected), std::string::npos) << message;
+  }
+  // Jumping to the end is how a method finishes.
+  InstructionRef to_end;
+  to_end.kind = InstructionKind::JumpFalse;
+  to_end.a = 3;
+  to_end.b = 2;
+  source_.instructions = {add_call(add_args_), to_end};
+  EXPECT_TRUE(build().ok()) << last_error_message();
+}
+
+TEST_F(MethodBuilderTest, RejectsInputsAndOutputsOutOfRange) {
+  source_.ins = {0, 7};
+  EXPECT_NE(error_of(build()).find("method 'forward': input 1 refers to value 7 (the table has 4)"),
+            std::string::npos);
+  source_.ins = {0, 1};
+  source_.outs = {-1};
+  EXPECT_NE(error_of(build()).find("output 0 refers to value -1"), std::string::npos);
+}
+
+TEST_F(MethodBuilderTest, NamesAMissingBackend) {
+  source_.delegate_blobs = {"x"};
+  source_.backend_id = "NoSuchBackend";
+  EXPECT_EQ(check_method_dependencies(source_), Error::NotFound);
+  EXPECT_NE(std::string(last_error_message())
+                .find("delegate 0 needs backend 'NoSuchBackend', which is not registered"),
+            std::string::npos)
+      << last_error_message();
+  EXPECT_EQ(backend_.queries, 0);
+}
+
+TEST_F(MethodBuilderTest, SizingAsksDelegatesAndInitializesNone) {
+  source_.delegate_blobs = {"ab", "abc"};
+  Result<MethodMemoryNeeds> needs = size();
+  ASSERT_TRUE(needs.ok()) << last_error_message();
+  EXPECT_EQ(backend_.queries, 2);
+  EXPECT_EQ(backend_.live, 0);
+  EXPECT_FALSE(backend_.queried_with_allocator);
+  EXPECT_EQ(needs->temp_bytes, 3000u);
+
+  Result<Method> method = build();
+  ASSERT_TRUE(method.ok()) << last_error_message();
+  EXPECT_EQ(backend_.live, 2);
+  EXPECT_EQ(backend_.last_num_specs, 1u);
+  EXPECT_LE(method_alloc_.used(), needs_.method_bytes);
+  EXPECT_GE(method_alloc_.used(), 200u);
+  method->destroy();
+  EXPECT_EQ(backend_.live, 0);
+}
+
+TEST_F(MethodBuilderTest, AFailingDelegateDestroysTheOnesBeforeIt) {
+  source_.delegate_blobs = {"one", "two", "fail"};
+  const std::string message = error_of(build());
+  EXPECT_EQ(last_error_code(), Error::DelegateInvalidCompatibility);
+  EXPECT_NE(message.find("method 'forward': initializing delegate 2 (MethodBuilderTestBackend): "
+                         "this blob says fail"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(backend_.live, 0);
+}
+
+}  // namespace
+}  // namespace tri
