@@ -1,7 +1,7 @@
 // The demo page: open a program (file, drop or bundled sample), list its
 // methods with their signatures, edit inputs, run, show outputs and time.
 
-import { formatValueInfo, load, runtimeInfo } from '/dist/js/index.js';
+import { Tensor, formatValueInfo, load, runtimeInfo } from '/dist/js/index.js';
 import { renderOutputs } from './format-output.js';
 import { defaultText, exampleText, parseInput } from './parse-input.js';
 
@@ -46,9 +46,17 @@ async function open(source, name, dataFiles = [], example = undefined) {
 function renderModel(model, name, example) {
   const count = `${model.methods.length} method${model.methods.length === 1 ? '' : 's'}`;
   $('model-title').textContent = `${name} (${model.format}, ${count})`;
-  const cards = model.methods.map((method) => renderMethod(model, method, example?.method === method.name ? example.inputs : undefined));
+  const cards = model.methods.map((method) =>
+    renderMethod(model, method, example?.method === method.name ? example.inputs : storedExample(model, method.name)),
+  );
   $('methods').replaceChildren(...cards);
   $('model').hidden = false;
+}
+
+/** The example inputs the file itself stores (a .pt2's sample inputs), in exampleText's form. */
+function storedExample(model, method) {
+  const stored = model.sampleInputs(method);
+  return stored?.map((v) => (v instanceof Tensor ? { values: Array.from(v.data, Number) } : v));
 }
 
 function renderMethod(model, method, exampleInputs) {
@@ -114,7 +122,7 @@ function openFiles(files) {
   const all = [...files];
   const data = all.filter((f) => f.name.toLowerCase().endsWith('.ptd'));
   const program = all.find((f) => !data.includes(f));
-  if (!program) return showError(new Error('no program among the files: choose a .pte or .bpte (plus its .ptd files)'));
+  if (!program) return showError(new Error("no program among the files: choose a .pte, .bpte or .pt2 (plus a program's .ptd files)"));
   const suffix = data.length ? ` + ${data.map((f) => f.name).join(', ')}` : '';
   return open(program, `${program.name}${suffix}`, data);
 }

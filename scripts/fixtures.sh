@@ -2,7 +2,8 @@
 # Exports the real models (torchvision mobilenet_v2 and resnet18, a transformer
 # encoder layer, a tiny MLP, and their XNNPACK-delegated forms with an int8
 # CNN, a qdint8 MLP and an op zoo) to build/models/: .pte, ONNX twin, seeded input,
-# eager PyTorch output, metadata (tools/export/models/README.md). Needs Debian's
+# eager PyTorch output, metadata (tools/export/models/README.md); and the
+# portable ones as .pt2 archives to build/pt2/ (tools/export/pt2/README.md). Needs Debian's
 # /usr/bin/python3 with python3-torch, python3-torchvision and python3-onnx
 # (scripts/setup.sh installs them) and flatc. Seeded: the same torch writes the
 # same bytes. Fails (exit != 0) on any error; build/models is replaced only when
@@ -33,3 +34,12 @@ rm -rf "$tmp"
 rm -rf "$out"
 mv "$tmp" "$out"
 echo "fixtures: wrote $out/"
+
+# The same models (and two small ones with buffer mutations and shared
+# storages) as .pt2 archives in every layout torch writes
+# (tools/export/pt2/README.md); each archive is read back and checked.
+pt2=build/pt2
+"$PY" tools/export/pt2/export_pt2.py --out "$pt2.partial" >/dev/null
+rm -rf "$pt2"
+mv "$pt2.partial" "$pt2"
+echo "fixtures: wrote $pt2/"

@@ -2,7 +2,7 @@
 # The sanitizer pass: builds everything with clang, ASan and UBSan into
 # build/fuzz, runs the C++ units there, then runs the .pte loader fuzzer for a
 # a fixed number of inputs (default 300000) and the XnnpackBackend payload
-# fuzzer for a third of that, each from a fixed seed, so a run is
+# fuzzer and the PT2 model fuzzer for a third of that each, from a fixed seed, so a run is
 # reproducible: the same tree gives the same inputs. Seeds are the project's
 # fixtures and, when present, the ../shared corpus. FUZZ_SECONDS=N fuzzes for
 # N seconds with a random seed instead, for exploring. A test failure, crash, leak or sanitizer report fails
@@ -51,3 +51,13 @@ if [ -d ../shared/corpus/pte ]; then
 fi
 python3 tools/pte/delegate_blobs.py "$xwork" "${blob_sources[@]}" >/dev/null
 run_fuzzer xnnpack_fuzzer "$xwork" "$((runs / 3))"
+
+# PT2: the fuzzer wraps each input, a model JSON, in an archive of its own.
+# Seeds are the project's seed graphs and, when present, linear.pt2's.
+pwork=$(mktemp -d)
+cp tests/fuzz/pt2_seeds/*.json "$pwork/"
+if [ -f ../shared/corpus/pt2/pytorch__executorch/linear.pt2 ]; then
+  python3 -c 'import sys, zipfile; open(sys.argv[2], "wb").write(zipfile.ZipFile(sys.argv[1]).read("linear_3/models/model.json"))' \
+    ../shared/corpus/pt2/pytorch__executorch/linear.pt2 "$pwork/linear.json"
+fi
+run_fuzzer pt2_fuzzer "$pwork" "$((runs / 3))"

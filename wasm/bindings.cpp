@@ -122,6 +122,18 @@ class NativeProgram {
     return *json;
   }
 
+  // The example inputs a .pt2 stores for `method` (a JSON array); "" with
+  // NotFound when the file has none.
+  std::string sampleInputs(const std::string& method) {
+    Result<std::string> json = model_.sample_inputs_json(method);
+    if (!json.ok()) {
+      record(json.error());
+      return "";
+    }
+    record(Error::Ok);
+    return *json;
+  }
+
   std::string lastError() const { return message_; }
   int lastErrorCode() const { return static_cast<int>(code_); }
 
@@ -199,6 +211,7 @@ EMSCRIPTEN_BINDINGS(trident) {
       .function("output", &NativeProgram::output)
       .function("bundledTestCount", &NativeProgram::bundledTestCount)
       .function("bundledTest", &NativeProgram::bundledTest)
+      .function("sampleInputs", &NativeProgram::sampleInputs)
       .function("lastError", &NativeProgram::lastError)
       .function("lastErrorCode", &NativeProgram::lastErrorCode);
 }

@@ -6,7 +6,9 @@ export const USAGE = `usage:
   trident run FILE [--method NAME] [--input SPEC]... [--data FILE.ptd]... [--json]
 
 SPEC: a .npy file, a JSON tensor '{"dtype":"float32","shape":[2,2],"values":[1,2,3,4]}',
-      a number (Int or Double, as the method's input expects) or true/false.`;
+      a number (Int or Double, as the method's input expects) or true/false.
+NAME defaults to 'forward', or to the file's only method. Without --input, a
+file's stored sample inputs (a .pt2's data/sample_inputs) are used.`;
 
 const OPTIONS = {
   inspect: { json: 'flag' },

@@ -18,11 +18,14 @@ export async function inspect(file, options) {
 export async function run(file, options) {
   const model = await load(file, { dataFiles: options.data });
   try {
-    const method = options.method ?? 'forward';
+    const method = options.method ?? defaultMethod(model);
     const info = model.method(method);
     const inputs = [];
     for (const [i, spec] of options.input.entries()) {
       inputs.push(await parseInputSpec(spec, info.inputs[i], `--input ${i + 1}`));
+    }
+    if (options.input.length === 0 && info.inputs.length > 0) {
+      inputs.push(...(model.sampleInputs(method) ?? []));
     }
     const start = performance.now();
     const outputs = await model.run(method, inputs);
@@ -34,4 +37,11 @@ export async function run(file, options) {
   } finally {
     model.dispose();
   }
+}
+
+// 'forward' (ExecuTorch's convention), else the one method a file has (a
+// .pt2 names its model 'model').
+function defaultMethod(model) {
+  const names = model.methods.map((m) => m.name);
+  return names.length === 1 && !names.includes('forward') ? names[0] : 'forward';
 }

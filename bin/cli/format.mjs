@@ -11,7 +11,7 @@ export function formatInspect(file, model) {
     m.inputs.map(formatValueInfo).join(', ') || '(none)',
     m.outputs.map(formatValueInfo).join(', ') || '(none)',
     String(m.instructions ?? ''),
-    m.plannedBytes === undefined ? '' : formatBytes(m.plannedBytes),
+    formatPlan(m),
   ]);
   const count = `${model.methods.length} method${model.methods.length === 1 ? '' : 's'}`;
   const sections = [`${file}: ${model.format}, ${count}`, table(['method', 'inputs', 'outputs', 'instructions', 'planned'], rows)];
@@ -19,6 +19,14 @@ export function formatInspect(file, model) {
     m.delegates.forEach((d, i) => sections.push(formatDelegate(m.name, i, d)));
   }
   return sections.join('\n\n');
+}
+
+// "1.2 KiB" or, for lifetime-planned methods, "1.2 KiB of 3.4 KiB" (the
+// arena against every intermediate apart).
+function formatPlan(m) {
+  if (m.plannedBytes === undefined) return '';
+  if (m.intermediateBytes === undefined) return formatBytes(m.plannedBytes);
+  return `${formatBytes(m.plannedBytes)} of ${formatBytes(m.intermediateBytes)}`;
 }
 
 // "forward: delegate 0 (XnnpackBackend), 5 nodes: Conv2d 1, ..." then a row per node.

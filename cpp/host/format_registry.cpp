@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "cpp/formats/pt2/host/pt2_open.h"
 #include "cpp/formats/pte/host/pte_open.h"
 
 namespace tri::host {
@@ -18,7 +19,6 @@ bool starts_with(ByteSpan bytes, std::initializer_list<uint8_t> prefix) {
 }
 
 // PyTorch 2 archives are zips; the front end tells them from other zips.
-bool sniff_pt2(ByteSpan head) { return starts_with(head, {0x50, 0x4b, 0x03, 0x04}); }
 bool sniff_bef(ByteSpan head) { return starts_with(head, {0x0b, 0xef}); }
 
 // The formats, in the order they are tried. Adding a format: one line here.
@@ -26,7 +26,7 @@ const FileFormat kFileFormats[] = {
     {"pte", "ExecuTorch program (.pte)", "\"ET\" at byte 4", &pte::sniff_pte, &pte::open_pte},
     {"bpte", "ExecuTorch bundled program (.bpte)", "\"BP\" at byte 4", &pte::sniff_bpte,
      &pte::open_bpte},
-    {"pt2", "PyTorch 2 archive (.pt2)", "a zip, \"PK\\x03\\x04\"", &sniff_pt2, nullptr},
+    {"pt2", "PyTorch 2 archive (.pt2)", "a zip, \"PK\\x03\\x04\"", &pt2::sniff_pt2, &pt2::open_pt2},
     {"bef", "TFRT binary executable (.bef)", "0x0B 0xEF", &sniff_bef, nullptr},
 };
 
@@ -70,6 +70,10 @@ std::string unrecognized(const char* what, ByteSpan bytes, Span<const Format> fo
 
 Result<std::string> LoadedFile::bundled_test_json(size_t index) const {
   return fail(Error::NotFound, "the loaded file has no bundled test %zu (it has none)", index);
+}
+
+Result<std::string> LoadedFile::sample_inputs_json(size_t method) const {
+  return fail(Error::NotFound, "the loaded file stores no sample inputs (method %zu)", method);
 }
 
 Span<const FileFormat> file_formats() {

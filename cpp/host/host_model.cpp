@@ -156,6 +156,9 @@ std::string HostModel::describe_json() const {
     }
     method["instructions"] = program_->num_instructions(m);
     method["plannedBytes"] = planned;
+    // Lifetime-planned formats: the plan against every intermediate apart.
+    Result<uint64_t> intermediates = program_->intermediate_bytes(m);
+    if (intermediates.ok()) method["intermediateBytes"] = *intermediates;
     methods.push_back(std::move(method));
   }
   return nlohmann::json{{"format", format()}, {"methods", std::move(methods)}}.dump();
@@ -358,6 +361,12 @@ size_t HostModel::bundled_test_count() const {
 Result<std::string> HostModel::bundled_test_json(size_t index) const {
   TRI_CHECK(file_ != nullptr, Error::InvalidState, "no program is loaded");
   return file_->bundled_test_json(index);
+}
+
+Result<std::string> HostModel::sample_inputs_json(const std::string& method) const {
+  TRI_CHECK(file_ != nullptr, Error::InvalidState, "no program is loaded");
+  TRI_ASSIGN_OR_RETURN(const size_t index, program_->method_index(method.c_str()));
+  return file_->sample_inputs_json(index);
 }
 
 }  // namespace tri::host

@@ -47,6 +47,7 @@ class HostModel {
   const Program& program() const { return *program_; }
 
   // {"methods":[{"name","inputs","outputs","instructions","plannedBytes",
+  //   "intermediateBytes" (lifetime-planned formats only),
   //   "delegates":[{"backend","nodeCounts":{type: n},"nodes":[{"type",
   //   "inputs":[{"dtype","shape"}],"outputs":[...]}]}]}]}
   std::string describe_json() const;
@@ -65,6 +66,8 @@ class HostModel {
 
   size_t bundled_test_count() const;
   Result<std::string> bundled_test_json(size_t index) const;
+  // The example inputs the file stores for `method` (JSON array), if any.
+  Result<std::string> sample_inputs_json(const std::string& method) const;
 
  private:
   struct MethodState;

@@ -23,6 +23,10 @@ class LoadedFile {
   virtual size_t bundled_test_count() const { return 0; }
   // {"method","inputs","outputs"} in the CLI's JSON form.
   virtual Result<std::string> bundled_test_json(size_t index) const;
+  // Example inputs the file stores for method `method` (a .pt2's
+  // data/sample_inputs), as a JSON array of values in the CLI's form;
+  // NotFound when the file has none.
+  virtual Result<std::string> sample_inputs_json(size_t method) const;
 };
 
 // An external data file (tensors a program refers to by key).

@@ -96,6 +96,22 @@ export class Model {
     });
   }
 
+  /**
+   * The example inputs stored with `method` (a .pt2's data/sample_inputs,
+   * the inputs given to torch.export), ready to pass to run(); null when the
+   * file stores none.
+   */
+  sampleInputs(method: string): InputValue[] | null {
+    this.assertLive('sampleInputs()');
+    this.method(method);
+    const raw = this.#handle.sampleInputs(method);
+    if (raw === null) return null;
+    if (!Array.isArray(raw)) {
+      throw new TridentError(`sampleInputs('${method}'): runtime returned a malformed list`, ErrorCode.Internal);
+    }
+    return raw.map((v, i) => valueFromJson(v, `sampleInputs('${method}'): input ${i}`) as InputValue);
+  }
+
   /** Frees the native program. Further calls throw; dispose() again is a no-op. */
   dispose(): void {
     this.#handle.dispose();
@@ -116,6 +132,7 @@ function toMethodInfo(raw: RawMethod): MethodInfo {
     outputs: Object.freeze(raw.outputs.map((v, i) => toValueInfo(v, `${where}: output ${i}`))),
     ...(raw.instructions !== undefined && { instructions: raw.instructions }),
     ...(raw.plannedBytes !== undefined && { plannedBytes: raw.plannedBytes }),
+    ...(raw.intermediateBytes !== undefined && { intermediateBytes: raw.intermediateBytes }),
     delegates: Object.freeze(
       (raw.delegates ?? []).map((d) =>
         Object.freeze({

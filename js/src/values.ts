@@ -57,6 +57,11 @@ export interface MethodInfo {
   readonly instructions?: number;
   /** Bytes of planned (non-constant) memory the method uses. */
   readonly plannedBytes?: number;
+  /**
+   * For formats planned by lifetime (.pt2): every intermediate's bytes added
+   * up, to set against plannedBytes (what sharing memory saves).
+   */
+  readonly intermediateBytes?: number;
   /** The method's delegates, in DelegateCall index order (empty when it has none). */
   readonly delegates: readonly DelegateInfo[];
 }

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mismatchJson } from '../helpers/goldens.js';
 import { REPO_ROOT, repoPath } from '../helpers/paths.js';
 import { fixture } from '../helpers/fixtures.js';
+import { tinyArchive } from '../helpers/pt2-archive.js';
+import { SHARED_DIR, hasShared } from '../helpers/shared.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -138,6 +140,32 @@ describeBrowser('demo page in Chromium', () => {
     await waitForEither(page, card.locator('.output').first(), '.run-error');
     expect(await card.locator('.output pre').first().textContent()).toBe('[11, 12, 13, 14.5]');
     expect(await card.locator('.output code').first().textContent()).toBe('output 0: float32[2, 2]');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('opens a .pt2 archive and runs its model', async () => {
+    await page.goto(base);
+    await page.setInputFiles('#file-input', { name: 'tiny.pt2', mimeType: 'application/octet-stream', buffer: Buffer.from(tinyArchive()) });
+    const card = page.locator('.method[data-method="model"]');
+    await waitForEither(page, card, '#error:not([hidden])');
+    expect(await page.textContent('#model-title')).toBe('tiny.pt2 (pt2, 1 method)');
+    await card.locator('textarea').nth(0).fill('[1, -1, 0.5, 2]');
+    await card.locator('button').click();
+    await waitForEither(page, card.locator('.output').first(), '.run-error');
+    expect(await card.locator('.output pre').first().textContent()).toBe('[1, -2, 1.5, 8]');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it.skipIf(!hasShared)("prefills a .pt2 archive's stored sample inputs", async () => {
+    await page.goto(base);
+    await page.setInputFiles('#file-input', path.join(SHARED_DIR, 'corpus', 'pt2', 'pytorch__executorch', 'linear.pt2'));
+    const card = page.locator('.method[data-method="model"]');
+    await waitForEither(page, card, '#error:not([hidden])');
+    expect(JSON.parse(await card.locator('textarea').nth(0).inputValue())).toEqual([0.23096680641174316, 0.6930773258209229, -0.26686057448387146]);
+    await card.locator('button').click();
+    await waitForEither(page, card.locator('.output').first(), '.run-error');
+    const shown = JSON.parse(await card.locator('.output pre').first().textContent() ?? '[]') as number[];
+    [-0.32473868, -0.12328657, -0.12577079].forEach((want, i) => expect(Math.abs(shown[i]! - want)).toBeLessThan(1e-6));
     expect(pageErrors).toEqual([]);
   });
 

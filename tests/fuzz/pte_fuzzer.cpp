@@ -11,6 +11,7 @@
 #include "cpp/custom/register_custom_kernels.h"
 #include "cpp/delegates/register_delegates.h"
 #include "cpp/kernels/register_kernels.h"
+#include "tests/fuzz/run_methods.h"
 
 namespace {
 
@@ -36,22 +37,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       tri::Error::Ok) {
     return 0;
   }
-  const tri::Program& program = model.program();
-  for (size_t m = 0; m < program.num_methods(); ++m) {
-    const std::string name = program.method_name(m);
-    bool ready = true;
-    for (size_t i = 0; i < program.num_inputs(m) && ready; ++i) {
-      tri::Result<tri::ValueInfo> info = program.input_info(m, i);
-      if (!info.ok() || info->tag != tri::Tag::Tensor) {
-        continue;
-      }
-      std::vector<int32_t> shape(info->sizes, info->sizes + info->dim);
-      tri::Result<uint8_t*> ptr = model.prepare_input(name, i, shape);
-      ready = ptr.ok();
-    }
-    if (ready) {
-      (void)model.execute(name);
-    }
-  }
+  run_every_method(model);
   return 0;
 }

@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { parseNpy } from '../../bin/cli/npy.mjs';
 import { CLI, REPO_ROOT } from '../helpers/paths.js';
 import { Tensor, load } from '../helpers/trident.js';
+import { errorBound, maxErrors } from '../helpers/model-errors.js';
 
 const MODELS_DIR = path.join(REPO_ROOT, 'build', 'models');
 const INDEX = path.join(MODELS_DIR, 'index.json');
@@ -43,30 +44,8 @@ interface ModelEntry {
   delegate_node_counts?: Array<Record<string, number>>;
 }
 
-/** The entry's bound on max |got - ref|. */
-export function errorBound(tolerance: ModelEntry['tolerance'], refMax: number): number {
-  if (tolerance.max_abs_error !== undefined) return tolerance.max_abs_error;
-  if (tolerance.max_abs_error_rel_to_max_ref !== undefined) {
-    return tolerance.max_abs_error_rel_to_max_ref * Math.max(1, refMax);
-  }
-  throw new Error(`tolerance ${JSON.stringify(tolerance)} has no bound`);
-}
-
 function readNpy(file: string): Tensor {
   return parseNpy(new Uint8Array(readFileSync(path.join(MODELS_DIR, file))), file) as Tensor;
-}
-
-/** max |got - want| and max |want| over float32 data. */
-export function maxErrors(got: Float32Array, want: Float32Array): { err: number; refMax: number } {
-  let err = 0;
-  let refMax = 0;
-  for (let i = 0; i < want.length; i++) {
-    const d = Math.abs(got[i]! - want[i]!);
-    // NaN anywhere is an infinite error.
-    err = Number.isNaN(d) ? Infinity : Math.max(err, d);
-    refMax = Math.max(refMax, Math.abs(want[i]!));
-  }
-  return { err, refMax };
 }
 
 function describeModels(name: string, body: (models: ModelEntry[]) => void): void {

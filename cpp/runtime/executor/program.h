@@ -57,6 +57,14 @@ class Program {
   virtual size_t num_planned_buffers(size_t method) const = 0;
   virtual Result<size_t> planned_buffer_size(size_t method,
                                              size_t index) const = 0;
+  // Every planned intermediate's bytes added up, for a front end that plans
+  // by lifetime (what sharing saves is this minus the planned bytes);
+  // NotSupported where the file brings its own plan.
+  virtual Result<uint64_t> intermediate_bytes(size_t method) const {
+    (void)method;
+    return Error::NotSupported;
+  }
+
   // The memory load_method() and execution need beyond the planned buffers,
   // found by a trial build (method_builder.h's size_method): `trial` takes
   // the bookkeeping (when too small: MemoryAllocationFailed with

@@ -95,6 +95,14 @@ export class NativeHandle {
     return tests;
   }
 
+  /** The example inputs the file stores for `method` as JSON values, or null when it has none. */
+  sampleInputs(method: string): unknown[] | null {
+    const program = this.live();
+    const text = program.sampleInputs(method);
+    if (text === '' && program.lastErrorCode() === ErrorCode.NotFound) return null;
+    return this.json<unknown[]>(text, `sampleInputs('${method}')`);
+  }
+
   dispose(): void {
     if (this.program === null) return;
     leaks.unregister(this);

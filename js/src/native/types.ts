@@ -14,6 +14,7 @@ export interface NativeProgram {
   output(method: string, index: number): string;
   bundledTestCount(): number;
   bundledTest(index: number): string;
+  sampleInputs(method: string): string;
   lastError(): string;
   lastErrorCode(): number;
   delete(): void;
@@ -74,6 +75,7 @@ export interface RawMethod {
   outputs: RawValueSpec[];
   instructions?: number;
   plannedBytes?: number;
+  intermediateBytes?: number;
   delegates?: RawDelegate[];
 }
 

@@ -1,0 +1,809 @@
+#include "cpp/formats/pt2/host/pt2_lower.h"
+
+#include <cinttypes>
+#include <cstdlib>
+
+#include "cpp/formats/pt2/host/pt2_lowerer.h"
+#include "cpp/runtime/core/lifetime_planner.h"
+
+namespace tri::pt2 {
+namespace {
+
+// Element-wise out variants whose out may take over an input's memory when
+// that input dies at this call: each element is read before it is written,
+// at the same index, when shapes and dtypes agree.
+const char* const kInPlaceSafe[] = {
+    "aten::add.out",     "aten::sub.out",        "aten::mul.out",        "aten::div.out",
+    "aten::relu.out",    "aten::sigmoid.out",    "aten::tanh.out",       "aten::gelu.out",
+    "aten::silu.out",    "aten::hardtanh.out",   "aten::leaky_relu.out", "aten::neg.out",
+    "aten::exp.out",     "aten::clamp.out",      "aten::hardswish.out",  "aten::add.Scalar_out",
+    "aten::mul.Scalar_out", "aten::sub.Scalar_out", "aten::div.Scalar_out", "aten::sqrt.out",
+    "aten::rsqrt.out",   "aten::abs.out",        "aten::elu.out",        "aten::hardsigmoid.out",
+};
+
+bool in_place_safe(const std::string& name) {
+  for (const char* n : kInPlaceSafe) {
+    if (name == n) return true;
+  }
+  return false;
+}
+
+// "torch.ops.aten.add.Tensor" -> "aten::add.Tensor"; "...relu.default" -> "aten::relu".
+bool op_name(const std::string& target, std::string* out) {
+  const std::string prefix = "torch.ops.";
+  if (target.compare(0, prefix.size(), prefix) != 0) return false;
+  const std::string rest = target.substr(prefix.size());
+  const size_t a = rest.find('.');
+  if (a == std::string::npos) return false;
+  const size_t b = rest.find('.', a + 1);
+  const std::string ns = rest.substr(0, a);
+  const std::string op = rest.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
+  const std::string overload = b == std::string::npos ? "default" : rest.substr(b + 1);
+  *out = ns + "::" + op + (overload == "default" ? "" : "." + overload);
+  return true;
+}
+
+// c10::MemoryFormat from the export schema's numbering.
+int64_t c10_memory_format(int64_t exported) {
+  switch (exported) {
+    case 1: return 0;  // contiguous
+    case 2: return 2;  // channels last
+    case 3: return 3;  // channels last 3d
+    case 4: return 1;  // preserve
+    default: return -1;
+  }
+}
+
+struct TypeInfo {
+  std::string base;  // "Tensor", "int", "SymInt", "float", "bool", "Scalar", ...
+  bool optional = false;
+  bool list = false;
+  bool element_optional = false;  // Tensor?[]
+  int64_t fixed = -1;             // int[2] -> 2
+};
+
+TypeInfo type_info(std::string type) {
+  TypeInfo t;
+  if (!type.empty() && type.back() == '?') {
+    t.optional = true;
+    type.pop_back();
+  }
+  const size_t bracket = type.find('[');
+  if (bracket != std::string::npos) {
+    t.list = true;
+    const std::string n = type.substr(bracket + 1, type.size() - bracket - 2);
+    if (!n.empty()) t.fixed = std::atoll(n.c_str());
+    type = type.substr(0, bracket);
+    if (!type.empty() && type.back() == '?') {
+      t.element_optional = true;
+      type.pop_back();
+    }
+  }
+  t.base = type;
+  return t;
+}
+
+bool is_int_type(const std::string& base) { return base == "int" || base == "SymInt"; }
+
+bool is_number_tag(const std::string& tag) {
+  return tag == "as_int" || tag == "as_float" || tag == "as_bool";
+}
+
+// Python numbers passed where the schema says Tensor ("wrapped numbers",
+// e.g. add.Tensor(x, 1)) behave as Scalars: use the .Scalar overload when
+// there is one that takes a Scalar in that place.
+const OpLowering* scalar_overload(const OpLowering& lowering, const Pt2Node& node) {
+  const AtenSchema& f = lowering.functional;
+  bool wrapped = false;
+  for (const Pt2NamedArg& named : node.inputs) {
+    const SchemaArg* arg = f.arg(named.name);
+    if (arg != nullptr && arg->type == "Tensor" && is_number_tag(named.arg.tag)) wrapped = true;
+  }
+  if (!wrapped || f.overload != "Tensor") return &lowering;
+  const OpLowering* alt = find_lowering(f.name + ".Scalar");
+  if (alt == nullptr) return &lowering;
+  for (const Pt2NamedArg& named : node.inputs) {
+    const SchemaArg* arg = alt->functional.arg(named.name);
+    if (arg == nullptr) return &lowering;
+    if (is_number_tag(named.arg.tag) && f.arg(named.name)->type == "Tensor" && arg->type != "Scalar") {
+      return &lowering;
+    }
+  }
+  return alt;
+}
+
+}  // namespace
+
+int32_t Lowerer::add_value(LoweredValue v) {
+  method_.values.push_back(std::move(v));
+  return static_cast<int32_t>(method_.values.size() - 1);
+}
+
+int32_t Lowerer::int_value(int64_t v) {
+  LoweredValue value;
+  value.tag = Tag::Int;
+  value.integer = v;
+  return add_value(std::move(value));
+}
+
+int32_t Lowerer::bool_value(bool v) {
+  LoweredValue value;
+  value.tag = Tag::Bool;
+  value.boolean = v;
+  return add_value(std::move(value));
+}
+
+int32_t Lowerer::int_list(const std::vector<int64_t>& items) {
+  LoweredValue list;
+  list.tag = Tag::IntList;
+  for (int64_t item : items) list.items.push_back(int_value(item));
+  return add_value(std::move(list));
+}
+
+int32_t Lowerer::operator_index(const std::string& full_name) {
+  auto it = operators_.find(full_name);
+  if (it != operators_.end()) return it->second;
+  const size_t dot = full_name.find('.');
+  LoweredOperator op;
+  op.name = full_name.substr(0, dot);
+  op.overload = dot == std::string::npos ? "" : full_name.substr(dot + 1);
+  method_.operators.push_back(std::move(op));
+  const int32_t index = static_cast<int32_t>(method_.operators.size() - 1);
+  operators_.emplace(full_name, index);
+  return index;
+}
+
+void Lowerer::use(int32_t value) {
+  auto it = planned_index_.find(value);
+  if (it != planned_index_.end()) {
+    planned_[it->second].last = static_cast<int32_t>(method_.calls.size());
+  }
+}
+
+int32_t Lowerer::scratch_tensor(ScalarType dtype, const std::vector<int32_t>& sizes) {
+  LoweredValue v;
+  v.tag = Tag::Tensor;
+  v.tensor.dtype = dtype;
+  v.tensor.sizes = sizes;
+  uint64_t numel = 1;
+  for (int32_t s : sizes) numel *= static_cast<uint64_t>(s);
+  v.tensor.nbytes = numel * element_size(dtype);
+  v.tensor.place = TensorPlace::Planned;
+  const int32_t index = add_value(std::move(v));
+  const int32_t step = static_cast<int32_t>(method_.calls.size());
+  planned_index_[index] = planned_.size();
+  planned_.push_back(Planned{index, step, step});
+  return index;
+}
+
+Result<int32_t> Lowerer::define_output(const std::string& name) {
+  TRI_CHECK(tensors_.find(name) == tensors_.end(), Error::InvalidProgram,
+            "%s: value '%s' is defined twice", where_.c_str(), name.c_str());
+  auto meta = graph_.tensor_values.find(name);
+  TRI_CHECK(meta != graph_.tensor_values.end(), Error::InvalidProgram,
+            "%s: output '%s' has no entry in tensor_values", where_.c_str(), name.c_str());
+  TRI_CHECK(meta->second.is_static(), Error::NotSupported,
+            "%s: '%s' has a symbolic shape; dynamic shapes are not supported yet", where_.c_str(),
+            name.c_str());
+  std::vector<int32_t> sizes;
+  uint64_t numel = 1;
+  for (const SymDim& d : meta->second.sizes) {
+    TRI_CHECK(d.value <= INT32_MAX && (d.value == 0 || numel <= (uint64_t{1} << 48) / static_cast<uint64_t>(d.value)),
+              Error::InvalidProgram, "%s: '%s' declares a tensor too large to hold",
+              where_.c_str(), name.c_str());
+    numel *= static_cast<uint64_t>(d.value);
+    sizes.push_back(static_cast<int32_t>(d.value));
+  }
+  TRI_CHECK(sizes.size() <= kTensorDimLimit, Error::NotSupported, "%s: '%s' has %zu dims (at most %zu)",
+            where_.c_str(), name.c_str(), sizes.size(), kTensorDimLimit);
+  TRI_CHECK(numel * element_size(meta->second.dtype) <= in_.max_planned_bytes, Error::InvalidProgram,
+            "%s: '%s' declares %" PRIu64 " elements, past the %" PRIu64 "-byte memory limit",
+            where_.c_str(), name.c_str(), numel, in_.max_planned_bytes);
+  const int32_t index = scratch_tensor(meta->second.dtype, sizes);
+  tensors_.emplace(name, index);
+  return index;
+}
+
+Result<int32_t> Lowerer::tensor_named(const std::string& name, const std::string& where) {
+  auto it = tensors_.find(name);
+  TRI_CHECK(it != tensors_.end(), Error::InvalidProgram,
+            "%s: tensor '%s' is used before any node or input defines it", where.c_str(),
+            name.c_str());
+  use(it->second);
+  return it->second;
+}
+
+Result<int32_t> Lowerer::constant_tensor(const HostTensor& t, const std::string& placeholder,
+                                         const std::string& what) {
+  auto meta = graph_.tensor_values.find(placeholder);
+  if (meta != graph_.tensor_values.end()) {
+    // The graph was traced with the tensor it declares; anything else is a
+    // corrupt or mismatched archive.
+    bool same = meta->second.dtype == t.dtype && meta->second.sizes.size() == t.sizes.size();
+    for (size_t d = 0; same && d < t.sizes.size(); ++d) {
+      same = !meta->second.sizes[d].symbolic && meta->second.sizes[d].value == t.sizes[d];
+    }
+    TRI_CHECK(same, Error::InvalidProgram,
+              "%s: the weights give '%s' a dtype or shape other than the graph declares for '%s'",
+              in_.method_name.c_str(), what.c_str(), placeholder.c_str());
+  }
+  LoweredValue v;
+  v.tag = Tag::Tensor;
+  v.tensor.dtype = t.dtype;
+  v.tensor.sizes = t.sizes;
+  v.tensor.place = TensorPlace::Constant;
+  v.tensor.data = t.data;
+  v.tensor.nbytes = t.nbytes;
+  return add_value(std::move(v));
+}
+
+Result<int32_t> Lowerer::default_value(const SchemaArg& arg) {
+  TRI_CHECK(arg.has_default, Error::InvalidProgram, "%s: argument '%s' is missing",
+            where_.c_str(), arg.name.c_str());
+  const TypeInfo t = type_info(arg.type);
+  const std::string& text = arg.default_text;
+  if (text == "None") return add_value(LoweredValue());
+  if (text == "True" || text == "False") {
+    if (t.list) {
+      LoweredValue v;
+      v.tag = Tag::BoolList;
+      v.booleans.assign(static_cast<size_t>(t.fixed > 0 ? t.fixed : 1), text == "True");
+      return add_value(std::move(v));
+    }
+    return bool_value(text == "True");
+  }
+  if (text == "contiguous_format") return int_value(0);
+  if (text.size() >= 2 && text.front() == '"') {
+    LoweredValue v;
+    v.tag = Tag::String;
+    v.text = text.substr(1, text.size() - 2);
+    return add_value(std::move(v));
+  }
+  if (t.list) {
+    std::vector<int64_t> items;
+    if (text.front() == '[') {
+      const char* p = text.c_str() + 1;
+      while (*p != ']' && *p != '\0') {
+        char* end = nullptr;
+        items.push_back(std::strtoll(p, &end, 10));
+        p = end;
+        while (*p == ',' || *p == ' ') ++p;
+      }
+    } else {
+      // int[2] stride=1: the one number for every dim.
+      items.assign(static_cast<size_t>(t.fixed > 0 ? t.fixed : 1), std::atoll(text.c_str()));
+    }
+    if (t.base == "float") {
+      LoweredValue v;
+      v.tag = Tag::DoubleList;
+      for (int64_t i : items) v.numbers.push_back(static_cast<double>(i));
+      return add_value(std::move(v));
+    }
+    return int_list(items);
+  }
+  const bool has_point = text.find_first_of(".e") != std::string::npos;
+  if (t.base == "float" || (t.base == "Scalar" && has_point)) {
+    LoweredValue v;
+    v.tag = Tag::Double;
+    v.number = std::strtod(text.c_str(), nullptr);
+    return add_value(std::move(v));
+  }
+  if (is_int_type(t.base) || t.base == "Scalar") return int_value(std::atoll(text.c_str()));
+  return fail(Error::NotSupported, "%s: argument '%s' (%s) has a default '%s' this reader cannot use",
+              where_.c_str(), arg.name.c_str(), arg.type.c_str(), text.c_str());
+}
+
+Result<int32_t> Lowerer::given_value(const SchemaArg& arg, const Pt2Arg& given) {
+  const TypeInfo t = type_info(arg.type);
+  const std::string w = where_ + ", argument '" + arg.name + "'";
+  const Json& v = *given.value;
+  const std::string& tag = given.tag;
+  if (tag == "as_none") {
+    TRI_CHECK(t.optional || t.base == "Layout" || t.base == "Device", Error::InvalidProgram,
+              "%s: None for a %s", w.c_str(), arg.type.c_str());
+    return add_value(LoweredValue());
+  }
+  auto mismatch = [&]() {
+    return fail(Error::InvalidProgram, "%s: a %s cannot be given as %s", w.c_str(),
+                arg.type.c_str(), tag.c_str());
+  };
+  if (t.base == "Tensor") {
+    if (!t.list) {
+      if (tag != "as_tensor" && tag != "as_optional_tensor") return mismatch();
+      const Json* named = &v;
+      if (tag == "as_optional_tensor") {
+        TRI_ASSIGN_OR_RETURN(const UnionValue u, read_union(v, nullptr, w));
+        if (u.tag == "as_none") return add_value(LoweredValue());
+        named = u.value;
+      }
+      TRI_ASSIGN_OR_RETURN(const Json* name, field(*named, "name", w));
+      TRI_ASSIGN_OR_RETURN(const std::string n, as_string(*name, w));
+      return tensor_named(n, w);
+    }
+    LoweredValue list;
+    list.tag = t.element_optional ? Tag::OptionalTensorList : Tag::TensorList;
+    if (tag != "as_tensors" && tag != "as_optional_tensors") return mismatch();
+    TRI_CHECK(v.is_array(), Error::InvalidProgram, "%s: expected a list", w.c_str());
+    for (const Json& item : v) {
+      const Json* named = &item;
+      if (tag == "as_optional_tensors") {
+        TRI_ASSIGN_OR_RETURN(const UnionValue u, read_union(item, nullptr, w));
+        if (u.tag == "as_none") {
+          list.items.push_back(-1);
+          continue;
+        }
+        named = u.value;
+      }
+      TRI_ASSIGN_OR_RETURN(const Json* name, field(*named, "name", w));
+      TRI_ASSIGN_OR_RETURN(const std::string n, as_string(*name, w));
+      TRI_ASSIGN_OR_RETURN(const int32_t item_value, tensor_named(n, w));
+      list.items.push_back(item_value);
+    }
+    return add_value(std::move(list));
+  }
+  auto sym_int = [&](const Json& item) -> Result<int64_t> {
+    if (item.is_number()) return as_int(item, w);
+    TRI_ASSIGN_OR_RETURN(const UnionValue u, read_union(item, nullptr, w));
+    TRI_CHECK(u.tag == "as_int", Error::NotSupported,
+              "%s: a symbolic int (%s); dynamic shapes are not supported yet", w.c_str(),
+              u.tag.c_str());
+    return as_int(*u.value, w);
+  };
+  if (is_int_type(t.base) && !t.list) {
+    if (tag == "as_int") {
+      TRI_ASSIGN_OR_RETURN(const int64_t i, as_int(v, w));
+      return int_value(i);
+    }
+    if (tag == "as_sym_int") {
+      TRI_ASSIGN_OR_RETURN(const int64_t i, sym_int(v));
+      return int_value(i);
+    }
+    return mismatch();
+  }
+  if (is_int_type(t.base) && t.list) {
+    std::vector<int64_t> items;
+    if (tag == "as_int" || tag == "as_sym_int") {
+      TRI_ASSIGN_OR_RETURN(const int64_t i, tag == "as_int" ? as_int(v, w) : sym_int(v));
+      items.assign(static_cast<size_t>(t.fixed > 0 ? t.fixed : 1), i);
+    } else if (tag == "as_ints" || tag == "as_sym_ints") {
+      TRI_CHECK(v.is_array(), Error::InvalidProgram, "%s: expected a list", w.c_str());
+      for (const Json& item : v) {
+        TRI_ASSIGN_OR_RETURN(const int64_t i, tag == "as_ints" ? as_int(item, w) : sym_int(item));
+        items.push_back(i);
+      }
+    } else {
+      return mismatch();
+    }
+    return int_list(items);
+  }
+  if (t.base == "float" && !t.list) {
+    if (tag != "as_float" && tag != "as_int") return mismatch();
+    LoweredValue d;
+    d.tag = Tag::Double;
+    TRI_ASSIGN_OR_RETURN(d.number, as_float(v, w));
+    return add_value(std::move(d));
+  }
+  if (t.base == "float" && t.list) {
+    if (tag != "as_floats") return mismatch();
+    LoweredValue d;
+    d.tag = Tag::DoubleList;
+    for (const Json& item : v) {
+      TRI_ASSIGN_OR_RETURN(const double x, as_float(item, w));
+      d.numbers.push_back(x);
+    }
+    return add_value(std::move(d));
+  }
+  if (t.base == "bool" && !t.list) {
+    if (tag != "as_bool") return mismatch();
+    TRI_ASSIGN_OR_RETURN(const bool b, as_bool(v, w));
+    return bool_value(b);
+  }
+  if (t.base == "bool" && t.list) {
+    if (tag != "as_bools") return mismatch();
+    LoweredValue d;
+    d.tag = Tag::BoolList;
+    for (const Json& item : v) {
+      TRI_ASSIGN_OR_RETURN(const bool b, as_bool(item, w));
+      d.booleans.push_back(b ? 1 : 0);
+    }
+    return add_value(std::move(d));
+  }
+  if (t.base == "Scalar") {
+    if (tag == "as_int") {
+      TRI_ASSIGN_OR_RETURN(const int64_t i, as_int(v, w));
+      return int_value(i);
+    }
+    if (tag == "as_bool") {
+      TRI_ASSIGN_OR_RETURN(const bool b, as_bool(v, w));
+      return bool_value(b);
+    }
+    if (tag == "as_float") {
+      LoweredValue d;
+      d.tag = Tag::Double;
+      TRI_ASSIGN_OR_RETURN(d.number, as_float(v, w));
+      return add_value(std::move(d));
+    }
+    return mismatch();
+  }
+  if (t.base == "ScalarType") {
+    if (tag != "as_scalar_type") return mismatch();
+    TRI_ASSIGN_OR_RETURN(const int64_t n, as_enum(v, nullptr, w));
+    TRI_ASSIGN_OR_RETURN(const ScalarType type, export_dtype(n, w));
+    return int_value(static_cast<int64_t>(type));
+  }
+  if (t.base == "MemoryFormat") {
+    if (tag != "as_memory_format") return mismatch();
+    TRI_ASSIGN_OR_RETURN(const int64_t n, as_enum(v, nullptr, w));
+    const int64_t c10 = c10_memory_format(n);
+    TRI_CHECK(c10 >= 0, Error::InvalidProgram, "%s: unknown memory format %" PRId64, w.c_str(), n);
+    return int_value(c10);
+  }
+  if (t.base == "Layout" || t.base == "Device") {
+    // Only strided CPU tensors exist here; the kernels take neither.
+    return add_value(LoweredValue());
+  }
+  if (t.base == "str") {
+    if (tag != "as_string") return mismatch();
+    LoweredValue s;
+    s.tag = Tag::String;
+    TRI_ASSIGN_OR_RETURN(s.text, as_string(v, w));
+    return add_value(std::move(s));
+  }
+  return fail(Error::NotSupported, "%s: arguments of type %s are not supported", w.c_str(),
+              arg.type.c_str());
+}
+
+Result<int32_t> Lowerer::argument(const SchemaArg& arg, const BoundArgs& bound) {
+  auto it = bound.find(arg.name);
+  if (it == bound.end()) return default_value(arg);
+  return given_value(arg, it->second);
+}
+
+Result<std::vector<std::string>> Lowerer::output_names(const Pt2Node& node,
+                                                       const std::string& where) {
+  std::vector<std::string> names;
+  for (const Pt2Arg& out : node.outputs) {
+    if (out.tag == "as_none") {
+      names.emplace_back();
+    } else if (out.tag == "as_tensor") {
+      TRI_ASSIGN_OR_RETURN(const Json* name, field(*out.value, "name", where));
+      TRI_ASSIGN_OR_RETURN(std::string n, as_string(*name, where));
+      names.push_back(std::move(n));
+    } else if (out.tag == "as_tensors") {
+      for (const Json& item : *out.value) {
+        TRI_ASSIGN_OR_RETURN(const Json* name, field(item, "name", where));
+        TRI_ASSIGN_OR_RETURN(std::string n, as_string(*name, where));
+        names.push_back(std::move(n));
+      }
+    } else {
+      return fail(Error::NotSupported, "%s: an output of kind %s", where.c_str(), out.tag.c_str());
+    }
+  }
+  return names;
+}
+
+Error Lowerer::emit(const AtenSchema& schema, const ArgValues& args,
+                    const std::vector<int32_t>& outs) {
+  LoweredCall call;
+  const std::string full = schema.full_name();
+  call.op = operator_index(full);
+  size_t out_index = 0;
+  for (const SchemaArg& arg : schema.args) {
+    if (arg.is_out) {
+      TRI_CHECK(out_index < outs.size(), Error::InvalidProgram, "%s: %s needs more outputs",
+                where_.c_str(), full.c_str());
+      call.args.push_back(outs[out_index++]);
+      continue;
+    }
+    auto it = args.find(arg.name);
+    if (it != args.end()) {
+      call.args.push_back(it->second);
+    } else {
+      TRI_ASSIGN_OR_RETURN(const int32_t d, default_value(arg));
+      call.args.push_back(d);
+    }
+  }
+  TRI_CHECK(out_index == outs.size(), Error::InvalidProgram,
+            "%s: %s takes %zu outputs, the node has %zu", where_.c_str(), full.c_str(), out_index,
+            outs.size());
+  if (schema.tuple_return && !schema.returns.empty()) {
+    LoweredValue list;
+    list.tag = Tag::TensorList;
+    list.items = outs;
+    call.args.push_back(add_value(std::move(list)));
+  } else if (!schema.returns.empty()) {
+    call.args.push_back(outs.empty() ? add_value(LoweredValue()) : outs[0]);
+  }
+  // In-place reuse: an element-wise op may write over an input of the same
+  // dtype and shape that dies here.
+  if (in_place_safe(full) && outs.size() == 1) {
+    auto out_planned = planned_index_.find(outs[0]);
+    for (const SchemaArg& arg : schema.args) {
+      auto it = args.find(arg.name);
+      if (arg.is_out || it == args.end() || out_planned == planned_index_.end()) continue;
+      auto in_planned = planned_index_.find(it->second);
+      if (in_planned == planned_index_.end() || it->second == outs[0]) continue;
+      const LoweredTensor& a = value(it->second).tensor;
+      const LoweredTensor& b = value(outs[0]).tensor;
+      if (a.dtype == b.dtype && a.sizes == b.sizes) {
+        planned_[out_planned->second].reuse_value = it->second;
+        break;
+      }
+    }
+  }
+  for (int32_t a : call.args) {
+    use(a);
+    const LoweredValue& v = value(a);
+    if (v.tag == Tag::TensorList || v.tag == Tag::OptionalTensorList) {
+      for (int32_t item : v.items) {
+        if (item >= 0) use(item);
+      }
+    }
+  }
+  method_.calls.push_back(std::move(call));
+  return Error::Ok;
+}
+
+Error Lowerer::emit(const char* out_name, const ArgValues& args,
+                    const std::vector<int32_t>& outs) {
+  const AtenSchema* schema = find_out_schema(out_name);
+  TRI_CHECK(schema != nullptr, Error::Internal, "no schema for %s", out_name);
+  return emit(*schema, args, outs);
+}
+
+Error Lowerer::lower_generic(const OpLowering& lowering, const Pt2Node& node,
+                             const BoundArgs& bound) {
+  ArgValues args;
+  for (const SchemaArg& arg : lowering.out.args) {
+    if (arg.is_out) continue;
+    const SchemaArg* f = lowering.functional.arg(arg.name);
+    TRI_CHECK(f != nullptr, Error::Internal, "%s: schema table pairs mismatched arguments",
+              where_.c_str());
+    TRI_ASSIGN_OR_RETURN(const int32_t v, argument(*f, bound));
+    args[arg.name] = v;
+  }
+  TRI_ASSIGN_OR_RETURN(const std::vector<std::string> names, output_names(node, where_));
+  std::vector<int32_t> outs;
+  const size_t num_outs = lowering.out.num_outs();
+  const SchemaArg* list_out = nullptr;
+  for (const SchemaArg& arg : lowering.out.args) {
+    if (arg.is_out && type_info(arg.type).list) list_out = &arg;
+  }
+  if (list_out != nullptr) {
+    // Tensor[] out (split_copy, unbind_copy): one list of every output.
+    LoweredValue list;
+    list.tag = Tag::TensorList;
+    for (const std::string& n : names) {
+      TRI_CHECK(!n.empty(), Error::NotSupported, "%s: a None in a list output", where_.c_str());
+      TRI_ASSIGN_OR_RETURN(const int32_t t, define_output(n));
+      list.items.push_back(t);
+    }
+    outs.push_back(add_value(std::move(list)));
+  } else {
+    TRI_CHECK(names.size() == num_outs, Error::InvalidProgram,
+              "%s: the node has %zu outputs but %s has %zu", where_.c_str(), names.size(),
+              lowering.out.full_name().c_str(), num_outs);
+    for (const std::string& n : names) {
+      TRI_CHECK(!n.empty(), Error::NotSupported,
+                "%s: an output written as None (its shape is unknown)", where_.c_str());
+      TRI_ASSIGN_OR_RETURN(const int32_t t, define_output(n));
+      outs.push_back(t);
+    }
+  }
+  return emit(lowering.out, args, outs);
+}
+
+// Records an op the runtime cannot run and defines its outputs anyway, so
+// that lowering goes on and one error lists every missing op.
+Error Lowerer::missing(const std::string& op, const Pt2Node& node, size_t index) {
+  missing_.push_back(op + " (node " + std::to_string(index) + ")");
+  Result<std::vector<std::string>> names = output_names(node, where_);
+  if (names.ok()) {
+    for (const std::string& n : *names) {
+      if (!n.empty() && tensors_.find(n) == tensors_.end() &&
+          graph_.tensor_values.find(n) != graph_.tensor_values.end()) {
+        tensors_.emplace(n, add_value(LoweredValue()));
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+Error Lowerer::lower_node(const Pt2Node& node, size_t index) {
+  std::string full;
+  std::string first_output;
+  if (!node.outputs.empty() && node.outputs[0].tag == "as_tensor" &&
+      node.outputs[0].value->contains("name")) {
+    first_output = (*node.outputs[0].value)["name"].is_string()
+                       ? (*node.outputs[0].value)["name"].get<std::string>()
+                       : "";
+  }
+  where_ = in_.method_name + ", node " + std::to_string(index) + " (" + node.target +
+           (first_output.empty() ? "" : " -> " + first_output) + ")";
+  if (!op_name(node.target, &full)) {
+    return missing(node.target, node, index);
+  }
+  const OpLowering* lowering = find_lowering(full);
+  if (lowering != nullptr) lowering = scalar_overload(*lowering, node);
+  if (lowering == nullptr) return missing(full, node, index);
+  BoundArgs bound;
+  for (const Pt2NamedArg& named : node.inputs) {
+    TRI_CHECK(lowering->functional.arg(named.name) != nullptr, Error::InvalidProgram,
+              "%s: %s has no argument named '%s'", where_.c_str(), full.c_str(),
+              named.name.c_str());
+    bound[named.name] = named.arg;
+  }
+  if (lowering->out.name.empty()) {
+    bool handled = false;
+    TRI_TRY(rewrite(full, lowering->functional, node, bound, &handled));
+    return handled ? Error::Ok : missing(full, node, index);
+  }
+  return lower_generic(*lowering, node, bound);
+}
+
+Error Lowerer::bind_signature() {
+  for (const Pt2OutputSpec& spec : graph_.output_specs) {
+    if (spec.kind == OutputKind::BufferMutation) mutated_buffers_.insert(spec.target);
+  }
+  for (size_t i = 0; i < graph_.input_specs.size(); ++i) {
+    const Pt2InputSpec& spec = graph_.input_specs[i];
+    where_ = in_.method_name + ", input " + std::to_string(i) + " ('" + spec.name + "')";
+    switch (spec.kind) {
+      case InputKind::Parameter:
+      case InputKind::Buffer:
+      case InputKind::TensorConstant: {
+        // Parameters and persistent buffers are in the state dict; tensor
+        // constants and non-persistent buffers in the constants. Look in
+        // both: torch versions disagree on where some of them go.
+        const HostTensor* t = nullptr;
+        for (const auto* map : {in_.state, in_.constants}) {
+          auto it = map->find(spec.target);
+          if (t == nullptr && it != map->end()) t = &it->second;
+        }
+        TRI_CHECK(t != nullptr, Error::InvalidProgram,
+                  "%s: the archive has no tensor '%s' (missing weight)", where_.c_str(),
+                  spec.target.c_str());
+        HostTensor tensor = *t;
+        if (spec.kind == InputKind::Buffer && mutated_buffers_.count(spec.target) != 0) {
+          // Module state: runs update it and later runs see the update.
+          TRI_ASSIGN_OR_RETURN(tensor, in_.store->writable_copy(*t, "buffer '" + spec.target + "'"));
+        }
+        TRI_ASSIGN_OR_RETURN(const int32_t v, constant_tensor(tensor, spec.name, spec.target));
+        tensors_[spec.name] = v;
+        if (spec.kind == InputKind::Buffer) state_values_[spec.target] = v;
+        break;
+      }
+      case InputKind::UserInput: {
+        if (spec.user_arg.tag == "as_none") break;
+        TRI_CHECK(spec.user_arg.tag == "as_tensor", Error::NotSupported,
+                  "%s: user inputs of kind %s are not supported (only tensors)", where_.c_str(),
+                  spec.user_arg.tag.c_str());
+        TRI_ASSIGN_OR_RETURN(const int32_t v, define_output(spec.name));
+        planned_[planned_index_[v]].first = 0;
+        method_.inputs.push_back(v);
+        break;
+      }
+      case InputKind::ConstantInput:
+        break;  // specialised away at export; the caller passes nothing
+      case InputKind::Token:
+        return fail(Error::NotSupported, "%s: effect tokens are not supported", where_.c_str());
+      case InputKind::CustomObj:
+        return fail(Error::NotSupported,
+                    "%s: torchbind custom objects ('%s') are not supported", where_.c_str(),
+                    spec.target.c_str());
+    }
+  }
+  return Error::Ok;
+}
+
+Error Lowerer::bind_outputs() {
+  where_ = in_.method_name + ", outputs";
+  std::vector<std::pair<int32_t, int32_t>> write_backs;  // (state, new value)
+  for (size_t i = 0; i < graph_.output_specs.size(); ++i) {
+    const Pt2OutputSpec& spec = graph_.output_specs[i];
+    const Pt2Arg& arg = spec.arg;
+    const std::string w = where_ + "[" + std::to_string(i) + "]";
+    switch (spec.kind) {
+      case OutputKind::UserOutput: {
+        if (arg.tag == "as_tensor") {
+          TRI_ASSIGN_OR_RETURN(const Json* name, field(*arg.value, "name", w));
+          TRI_ASSIGN_OR_RETURN(const std::string n, as_string(*name, w));
+          TRI_ASSIGN_OR_RETURN(const int32_t v, tensor_named(n, w));
+          method_.outputs.push_back(v);
+        } else if (arg.tag == "as_int") {
+          TRI_ASSIGN_OR_RETURN(const int64_t n, as_int(*arg.value, w));
+          method_.outputs.push_back(int_value(n));
+        } else if (arg.tag == "as_none") {
+          method_.outputs.push_back(add_value(LoweredValue()));
+        } else {
+          return fail(Error::NotSupported, "%s: user outputs of kind %s are not supported",
+                      w.c_str(), arg.tag.c_str());
+        }
+        break;
+      }
+      case OutputKind::BufferMutation: {
+        TRI_ASSIGN_OR_RETURN(const Json* name, field(*arg.value, "name", w));
+        TRI_ASSIGN_OR_RETURN(const std::string n, as_string(*name, w));
+        TRI_ASSIGN_OR_RETURN(const int32_t v, tensor_named(n, w));
+        auto state = state_values_.find(spec.target);
+        TRI_CHECK(state != state_values_.end(), Error::InvalidProgram,
+                  "%s: mutates buffer '%s', which is not an input", w.c_str(), spec.target.c_str());
+        write_backs.emplace_back(state->second, v);
+        method_.state[spec.target] = state->second;
+        break;
+      }
+      case OutputKind::UserInputMutation:
+      case OutputKind::Token:
+        // Inputs are the runtime's copies; a mutation of one is not seen by
+        // the caller (documented in the README's status table).
+        break;
+      default:
+        return fail(Error::NotSupported,
+                    "%s: training outputs (loss, gradients, parameter mutations) are not "
+                    "supported",
+                    w.c_str());
+    }
+  }
+  // Every buffer update lands after the graph has read the old values.
+  for (const auto& [state, update] : write_backs) {
+    ArgValues args{{"self", state}, {"src", update}};
+    TRI_TRY(emit("aten::copy.out", args, {state}));
+  }
+  for (int32_t out : method_.outputs) use(out);
+  return Error::Ok;
+}
+
+Error Lowerer::plan() {
+  // Outputs live past the last call, until the caller reads them.
+  const int32_t end = static_cast<int32_t>(method_.calls.size());
+  for (int32_t out : method_.outputs) {
+    auto it = planned_index_.find(out);
+    if (it != planned_index_.end()) planned_[it->second].last = end;
+  }
+  std::vector<LifetimeBuffer> buffers(planned_.size());
+  for (size_t i = 0; i < planned_.size(); ++i) {
+    const Planned& p = planned_[i];
+    buffers[i].size = value(p.value).tensor.nbytes;
+    buffers[i].first = p.first;
+    buffers[i].last = p.last < p.first ? p.first : p.last;
+    if (p.reuse_value >= 0) buffers[i].reuse = static_cast<int32_t>(planned_index_[p.reuse_value]);
+    method_.unplanned_bytes += buffers[i].size;
+  }
+  // The planner's working arrays, sized as lifetime_planner.cpp needs them.
+  std::vector<uint8_t> scratch(planned_.size() * 64 + 1024);
+  MemoryAllocator scratch_alloc(scratch.data(), scratch.size());
+  TRI_ASSIGN_OR_RETURN(method_.planned_bytes,
+                       plan_lifetimes(Span<LifetimeBuffer>(buffers.data(), buffers.size()), 64,
+                                      scratch_alloc));
+  TRI_CHECK(method_.planned_bytes <= in_.max_planned_bytes, Error::InvalidProgram,
+            "%s: its intermediates need %" PRIu64 " bytes, past the %" PRIu64 "-byte limit",
+            in_.method_name.c_str(), method_.planned_bytes, in_.max_planned_bytes);
+  for (size_t i = 0; i < planned_.size(); ++i) {
+    LoweredTensor& t = method_.values[static_cast<size_t>(planned_[i].value)].tensor;
+    t.offset = buffers[i].offset;
+  }
+  return Error::Ok;
+}
+
+Result<LoweredMethod> Lowerer::run() {
+  method_.name = in_.method_name;
+  TRI_TRY(bind_signature());
+  for (size_t i = 0; i < graph_.nodes.size(); ++i) TRI_TRY(lower_node(graph_.nodes[i], i));
+  if (!missing_.empty()) {
+    std::string list;
+    for (size_t i = 0; i < missing_.size(); ++i) list += (i ? ", " : "") + missing_[i];
+    return fail(Error::NotSupported, "model '%s': %zu operator%s not supported: %s",
+                in_.method_name.c_str(), missing_.size(), missing_.size() == 1 ? " is" : "s are",
+                list.c_str());
+  }
+  TRI_TRY(bind_outputs());
+  TRI_TRY(plan());
+  return std::move(method_);
+}
+
+Result<LoweredMethod> lower_graph(const LoweringInputs& inputs) {
+  Lowerer lowerer(inputs);
+  return lowerer.run();
+}
+
+}  // namespace tri::pt2

@@ -1,0 +1,250 @@
+// The PT2 front end on archives built here (layout C, the format torch 2.9+
+// writes): a tiny model runs; several models become several methods; and
+// every hostile archive of issue 9's list fails with a clear error, after
+// which the runtime still loads and runs a good archive.
+#include "cpp/formats/pt2/host/pt2_program.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cpp/host/host_model.h"
+#include "tests/cpp/support/zip_builder.h"
+
+namespace tri::pt2 {
+namespace {
+
+using ::tri::testing::make_zip;
+using ::tri::testing::ZipRecord;
+
+std::string meta(const std::string& sizes, int dtype = 7) {
+  std::string dims;
+  std::string strides;
+  // sizes like "4" or "2, 3": build SymInt lists with row-major strides.
+  std::vector<long long> s;
+  for (size_t at = 0; at < sizes.size();) {
+    size_t end = sizes.find(',', at);
+    if (end == std::string::npos) end = sizes.size();
+    s.push_back(std::stoll(sizes.substr(at, end - at)));
+    at = end + 1;
+  }
+  long long stride = 1;
+  std::vector<long long> st(s.size());
+  for (size_t d = s.size(); d-- > 0;) {
+    st[d] = stride;
+    stride *= s[d];
+  }
+  for (size_t d = 0; d < s.size(); ++d) {
+    dims += std::string(d ? ", " : "") + "{\"as_int\": " + std::to_string(s[d]) + "}";
+    strides += std::string(d ? ", " : "") + "{\"as_int\": " + std::to_string(st[d]) + "}";
+  }
+  return "{\"dtype\": " + std::to_string(dtype) + ", \"sizes\": [" + dims +
+         "], \"requires_grad\": false, \"device\": {\"type\": \"cpu\", \"index\": null}, "
+         "\"strides\": [" + strides + "], \"storage_offset\": {\"as_int\": 0}, \"layout\": 7}";
+}
+
+struct TinyModel {
+  std::string target = "torch.ops.aten.mul.Tensor";
+  std::string y_sizes = "4";
+  std::string output_spec = "user_output";
+  std::string schema = "{\"major\": 8, \"minor\": 14}";
+};
+
+// y = x * w, with w a parameter.
+std::string model_json(const TinyModel& m = TinyModel()) {
+  return "{\"graph_module\": {\"graph\": {\"inputs\": [{\"as_tensor\": {\"name\": \"p_w\"}}, "
+         "{\"as_tensor\": {\"name\": \"x\"}}], \"outputs\": [{\"as_tensor\": {\"name\": \"y\"}}], "
+         "\"nodes\": [{\"target\": \"" + m.target + "\", \"inputs\": [{\"name\": \"self\", "
+         "\"arg\": {\"as_tensor\": {\"name\": \"x\"}}, \"kind\": 1}, {\"name\": \"other\", "
+         "\"arg\": {\"as_tensor\": {\"name\": \"p_w\"}}, \"kind\": 1}], \"outputs\": "
+         "[{\"as_tensor\": {\"name\": \"y\"}}], \"metadata\": {}, \"is_hop_single_tensor_return\": "
+         "null}], \"tensor_values\": {\"p_w\": " + meta("4") + ", \"x\": " + meta("4") +
+         ", \"y\": " + meta(m.y_sizes) + "}, \"sym_int_values\": {}, \"sym_bool_values\": {}, "
+         "\"is_single_tensor_return\": false, \"custom_obj_values\": {}, \"sym_float_values\": "
+         "{}}, \"signature\": {\"input_specs\": [{\"parameter\": {\"arg\": {\"name\": \"p_w\"}, "
+         "\"parameter_name\": \"w\"}}, {\"user_input\": {\"arg\": {\"as_tensor\": {\"name\": "
+         "\"x\"}}}}], \"output_specs\": [{\"" + m.output_spec + "\": {\"arg\": {\"as_tensor\": "
+         "{\"name\": \"y\"}}}}]}, \"module_call_graph\": [], \"metadata\": {}, "
+         "\"treespec_namedtuple_fields\": {}}, \"opset_version\": {\"aten\": 10}, "
+         "\"range_constraints\": {}, \"schema_version\": " + m.schema + ", \"verifiers\": "
+         "[\"TRAINING\"], \"torch_version\": \"2.9.0\", \"guards_code\": []}";
+}
+
+std::string floats(const std::vector<float>& v) {
+  return std::string(reinterpret_cast<const char*>(v.data()), v.size() * 4);
+}
+
+std::vector<ZipRecord> tiny_records(const std::string& json = model_json()) {
+  return {
+      {"tiny/data/weights/weight_0", floats({1, 2, 3, 4})},
+      {"tiny/data/weights/model_weights_config.json",
+       "{\"config\": {\"w\": {\"path_name\": \"weight_0\", \"is_param\": true, \"use_pickle\": "
+       "false, \"tensor_meta\": " + meta("4") + "}}}"},
+      {"tiny/data/constants/model_constants_config.json", "{\"config\": {}}"},
+      {"tiny/models/model.json", json},
+      {"tiny/archive_format", "pt2"},
+      {"tiny/archive_version", "0"},
+      {"tiny/byteorder", "little"},
+  };
+}
+
+std::vector<uint8_t> tiny_archive() { return make_zip(tiny_records()); }
+
+std::vector<ZipRecord> with(std::vector<ZipRecord> records, const std::string& name,
+                            const std::string& data) {
+  for (ZipRecord& r : records) {
+    if (r.name == name) r.data = data;
+  }
+  return records;
+}
+
+std::vector<ZipRecord> without(std::vector<ZipRecord> records, const std::string& name) {
+  std::vector<ZipRecord> out;
+  for (ZipRecord& r : records) {
+    if (r.name != name) out.push_back(r);
+  }
+  return out;
+}
+
+Error load(host::HostModel& model, const std::vector<uint8_t>& bytes) {
+  return model.load(host::OwnedBytes::copy_of(bytes.data(), bytes.size()));
+}
+
+// Loads the tiny archive and checks y = x * w.
+void expect_tiny_runs(host::HostModel& model, const char* method = "model") {
+  Result<uint8_t*> x = model.prepare_input(method, 0, {4});
+  ASSERT_TRUE(x.ok()) << last_error_message();
+  const float in[] = {1, -1, 0.5f, 2};
+  std::memcpy(*x, in, sizeof(in));
+  ASSERT_EQ(model.execute(method), Error::Ok) << last_error_message();
+  const Tensor& y = (*model.output(method, 0))->to_tensor();
+  ASSERT_EQ(y.numel(), 4u);
+  const float want[] = {1, -2, 1.5f, 8};
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(y.data_ptr<const float>()[i], want[i]);
+}
+
+TEST(Pt2Program, RunsATinyRawWeightsArchive) {
+  host::HostModel model;
+  ASSERT_EQ(load(model, tiny_archive()), Error::Ok) << last_error_message();
+  EXPECT_STREQ(model.format(), "pt2");
+  const auto& program = static_cast<const Pt2Program&>(model.program());
+  EXPECT_EQ(program.layout(), Pt2Layout::RawWeights);
+  expect_tiny_runs(model);
+  // No sample inputs in this archive.
+  EXPECT_EQ(model.sample_inputs_json("model").error(), Error::NotFound);
+}
+
+TEST(Pt2Program, EveryModelOfTheArchiveIsAMethod) {
+  std::vector<ZipRecord> records = tiny_records();
+  TinyModel add;
+  add.target = "torch.ops.aten.add.Tensor";
+  records.push_back({"tiny/models/second.json", model_json(add)});
+  records.push_back({"tiny/data/weights/weight_1", floats({10, 20, 30, 40})});
+  records.push_back({"tiny/data/weights/second_weights_config.json",
+                     "{\"config\": {\"w\": {\"path_name\": \"weight_1\", \"is_param\": true, "
+                     "\"use_pickle\": false, \"tensor_meta\": " + meta("4") + "}}}"});
+  records.push_back({"tiny/data/constants/second_constants_config.json", "{\"config\": {}}"});
+  host::HostModel model;
+  ASSERT_EQ(load(model, make_zip(records)), Error::Ok) << last_error_message();
+  ASSERT_EQ(model.program().num_methods(), 2u);
+  expect_tiny_runs(model, "model");
+  Result<uint8_t*> x = model.prepare_input("second", 0, {4});
+  ASSERT_TRUE(x.ok()) << last_error_message();
+  const float in[] = {1, 2, 3, 4};
+  std::memcpy(*x, in, sizeof(in));
+  ASSERT_EQ(model.execute("second"), Error::Ok) << last_error_message();
+  const float* y = (*model.output("second", 0))->to_tensor().data_ptr<const float>();
+  EXPECT_EQ(y[0], 11);
+  EXPECT_EQ(y[3], 44);
+}
+
+struct Hostile {
+  const char* what;
+  std::vector<uint8_t> bytes;
+  const char* message;  // a part of the error every user should see
+};
+
+std::vector<Hostile> hostile_archives() {
+  std::vector<Hostile> cases;
+  const std::vector<uint8_t> good = tiny_archive();
+  cases.push_back({"truncated zip", std::vector<uint8_t>(good.begin(), good.begin() + good.size() / 2),
+                   "no end of central directory"});
+  {
+    std::vector<uint8_t> bad = good;
+    // The central directory's first signature, found from the end record.
+    const size_t eocd = bad.size() - 22;
+    const uint32_t directory = bad[eocd + 16] | bad[eocd + 17] << 8 | bad[eocd + 18] << 16 |
+                               static_cast<uint32_t>(bad[eocd + 19]) << 24;
+    bad[directory] = 'X';
+    cases.push_back({"bad central directory", bad, "bad signature"});
+  }
+  cases.push_back({"JSON nesting bomb",
+                   make_zip(with(tiny_records(), "tiny/models/model.json",
+                                 std::string(100000, '[') + std::string(100000, ']'))),
+                   "nested deeper than"});
+  {
+    TinyModel huge;
+    huge.y_sizes = "1048576, 1048576, 1024";
+    cases.push_back({"huge declared tensor", make_zip(tiny_records(model_json(huge))),
+                     "too large"});
+  }
+  cases.push_back({"missing weight file", make_zip(without(tiny_records(), "tiny/data/weights/weight_0")),
+                   "no entry 'tiny/data/weights/weight_0'"});
+  {
+    TinyModel unknown;
+    unknown.target = "torch.ops.aten.frobnicate.default";
+    cases.push_back({"unknown op", make_zip(tiny_records(model_json(unknown))),
+                     "aten::frobnicate"});
+  }
+  {
+    TinyModel key;
+    key.output_spec = "user_outptu";
+    cases.push_back({"unknown union key", make_zip(tiny_records(model_json(key))),
+                     "unknown union key 'user_outptu'"});
+  }
+  cases.push_back({"archive_version 1", make_zip(with(tiny_records(), "tiny/archive_version", "1")),
+                   "archive_version is '1'"});
+  cases.push_back({"AOTInductor-only package",
+                   make_zip({{"pkg/archive_format", "pt2"},
+                             {"pkg/archive_version", "0"},
+                             {"pkg/data/aotinductor/model/model.so", "\x7f" "ELF"},
+                             {"pkg/data/aotinductor/model/model.cpp", "// generated"}}),
+                   "cannot run in WebAssembly"});
+  {
+    TinyModel future;
+    future.schema = "{\"major\": 9, \"minor\": 0}";
+    cases.push_back({"schema 9", make_zip(tiny_records(model_json(future))), "schema version 9.0"});
+  }
+  cases.push_back({"weight of the wrong size",
+                   make_zip(with(tiny_records(), "tiny/data/weights/weight_0", floats({1, 2}))),
+                   "reaches element 3 of a storage of 2"});
+  cases.push_back({"not JSON", make_zip(with(tiny_records(), "tiny/models/model.json", "{\"graph")),
+                   "not valid JSON"});
+  return cases;
+}
+
+TEST(Pt2Program, HostileArchivesFailClearlyAndTheRuntimeStaysUsable) {
+  for (const Hostile& h : hostile_archives()) {
+    SCOPED_TRACE(h.what);
+    host::HostModel model;
+    EXPECT_NE(load(model, h.bytes), Error::Ok);
+    const std::string message = last_error_message();
+    EXPECT_NE(message.find(h.message), std::string::npos) << message;
+  }
+  host::HostModel model;
+  ASSERT_EQ(load(model, tiny_archive()), Error::Ok) << last_error_message();
+  expect_tiny_runs(model);
+}
+
+TEST(Pt2Program, EveryTruncationOfAnArchiveFailsCleanly) {
+  const std::vector<uint8_t> good = tiny_archive();
+  for (size_t n = 0; n < good.size(); n += 7) {
+    host::HostModel model;
+    EXPECT_NE(load(model, std::vector<uint8_t>(good.begin(), good.begin() + n)), Error::Ok) << n;
+  }
+}
+
+}  // namespace
+}  // namespace tri::pt2

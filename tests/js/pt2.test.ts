@@ -1,0 +1,61 @@
+// PT2 archives through the JS API and the real wasm build: a tiny archive
+// runs, and every hostile archive of issue 9 fails with a TridentError that
+// says what is wrong, leaving the module able to load and run the next one.
+import { describe, expect, it } from 'vitest';
+import { Tensor, TridentError, load } from '../helpers/trident.js';
+import { tinyArchive, tinyModelJson, tinyRecords } from '../helpers/pt2-archive.js';
+import { makeZip } from '../helpers/zip.js';
+
+async function expectTinyRuns(): Promise<void> {
+  const model = await load(tinyArchive());
+  const [y] = await model.run('model', [Tensor.from('float32', [1, -1, 0.5, 2])]);
+  expect((y as Tensor).toArray()).toEqual([1, -2, 1.5, 8]);
+  model.dispose();
+}
+
+describe('PT2 archives', () => {
+  it('load, describe and run', async () => {
+    const model = await load(tinyArchive());
+    expect(model.format).toBe('pt2');
+    expect(model.methods.map((m) => m.name)).toEqual(['model']);
+    const info = model.method('model');
+    expect(info.inputs).toEqual([{ kind: 'Tensor', dtype: 'float32', shape: [4], dynamism: 'static' }]);
+    expect(info.intermediateBytes).toBe(32);
+    expect(info.plannedBytes).toBeGreaterThanOrEqual(32);
+    expect(model.sampleInputs('model')).toBeNull();
+    model.dispose();
+    await expectTinyRuns();
+  });
+
+  const cut = (bytes: Uint8Array, n: number) => bytes.subarray(0, n);
+  const badDirectory = (): Uint8Array => {
+    const bytes = tinyArchive().slice();
+    const view = new DataView(bytes.buffer);
+    const directory = view.getUint32(bytes.length - 22 + 16, true);
+    bytes[directory] = 0x58;
+    return bytes;
+  };
+  const records = tinyRecords();
+  const { 'tiny/data/weights/weight_0': _, ...noWeight } = records;
+  const hostile: Array<[string, Uint8Array, RegExp]> = [
+    ['a truncated zip', cut(tinyArchive(), 300), /no end of central directory/],
+    ['a bad central directory', badDirectory(), /central directory entry 0 has a bad signature/],
+    ['a JSON nesting bomb', makeZip({ ...records, 'tiny/models/model.json': '['.repeat(100000) }), /nested deeper than 200 levels/],
+    ['a huge declared tensor', tinyArchive(tinyRecords(tinyModelJson({ outputSizes: [1 << 20, 1 << 20, 1024] }))), /too large/],
+    ['a missing weight file', makeZip(noWeight), /no entry 'tiny\/data\/weights\/weight_0'/],
+    ['an unknown op', tinyArchive(tinyRecords(tinyModelJson({ target: 'torch.ops.aten.frobnicate.default' }))), /aten::frobnicate/],
+    ['an unknown union key', tinyArchive(tinyRecords(tinyModelJson({ outputSpec: 'user_outptu' }))), /unknown union key 'user_outptu'/],
+    ['archive_version 1', makeZip({ ...records, 'tiny/archive_version': '1' }), /archive_version is '1'/],
+    [
+      'an AOTInductor-only package',
+      makeZip({ 'pkg/archive_format': 'pt2', 'pkg/archive_version': '0', 'pkg/data/aotinductor/model/model.so': '\x7fELF' }),
+      /Compiled AOTInductor code cannot run in WebAssembly; export the model with torch\.export\.save/,
+    ],
+  ];
+  for (const [what, bytes, message] of hostile) {
+    it(`refuses ${what} clearly and stays usable`, async () => {
+      await expect(load(bytes)).rejects.toSatisfy((err: unknown) => err instanceof TridentError && message.test(err.message));
+      await expectTinyRuns();
+    });
+  }
+});
