@@ -271,6 +271,9 @@ Result<uint8_t*> HostModel::prepare_input(const std::string& method,
                                           size_t index,
                                           const std::vector<int32_t>& shape) {
   TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+  TRI_ASSIGN_OR_RETURN(const size_t method_index, program_->method_index(method.c_str()));
+  TRI_TRY(program_->check_input_shape(method_index, index,
+                                      Span<const int32_t>(shape.data(), shape.size())));
   TRI_ASSIGN_OR_RETURN(
       Tensor* tensor,
       state->method.prepare_input_tensor(

@@ -47,11 +47,13 @@ COMPOSITES = [
     "aten::reshape", "aten::flatten.using_ints", "aten::unflatten.int", "aten::contiguous",
     "aten::layer_norm", "aten::adaptive_avg_pool2d", "aten::max_pool2d", "aten::softmax.int",
     "aten::log_softmax.int", "aten::_native_batch_norm_legit_functional", "aten::_assert_tensor_metadata",
+    "aten::scaled_dot_product_attention",
 ]
 NEWER += [
     "aten::_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor running_mean_out, Tensor running_var_out)",
     "aten::unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)",
     "aten::_assert_tensor_metadata(Tensor a, SymInt[]? size=None, SymInt[]? stride=None, ScalarType? dtype=None, *, Device? device=None, Layout? layout=None) -> ()",
+    "aten::scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor",
 ]
 
 # Out kernels that are not ATen's (ExecuTorch's own ops, prim ops) or that a

@@ -57,6 +57,17 @@ class Program {
   virtual size_t num_planned_buffers(size_t method) const = 0;
   virtual Result<size_t> planned_buffer_size(size_t method,
                                              size_t index) const = 0;
+  // Checks the shape a caller gives input `index` against what the format
+  // declares beyond the tensor's own bound (e.g. a .pt2's range_constraints);
+  // the error names the dimension and its range.
+  virtual Error check_input_shape(size_t method, size_t index,
+                                  Span<const int32_t> shape) const {
+    (void)method;
+    (void)index;
+    (void)shape;
+    return Error::Ok;
+  }
+
   // Every planned intermediate's bytes added up, for a front end that plans
   // by lifetime (what sharing saves is this minus the planned bytes);
   // NotSupported where the file brings its own plan.

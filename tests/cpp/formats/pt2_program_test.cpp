@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -158,6 +159,206 @@ TEST(Pt2Program, EveryModelOfTheArchiveIsAMethod) {
   const float* y = (*model.output("second", 0))->to_tensor().data_ptr<const float>();
   EXPECT_EQ(y[0], 11);
   EXPECT_EQ(y[3], 44);
+}
+
+// A graph of user inputs q, k, v (and a float mask when `mask`) and one
+// scaled_dot_product_attention node; no weights.
+std::vector<ZipRecord> attention_records(bool causal, bool mask) {
+  const std::string qkv = meta("2, 3, 4");
+  std::string inputs = "{\"as_tensor\": {\"name\": \"q\"}}, {\"as_tensor\": {\"name\": \"k\"}}, "
+                       "{\"as_tensor\": {\"name\": \"v\"}}";
+  std::string specs = "{\"user_input\": {\"arg\": {\"as_tensor\": {\"name\": \"q\"}}}}, "
+                      "{\"user_input\": {\"arg\": {\"as_tensor\": {\"name\": \"k\"}}}}, "
+                      "{\"user_input\": {\"arg\": {\"as_tensor\": {\"name\": \"v\"}}}}";
+  std::string args = "{\"name\": \"query\", \"arg\": {\"as_tensor\": {\"name\": \"q\"}}}, "
+                     "{\"name\": \"key\", \"arg\": {\"as_tensor\": {\"name\": \"k\"}}}, "
+                     "{\"name\": \"value\", \"arg\": {\"as_tensor\": {\"name\": \"v\"}}}";
+  std::string values = "\"q\": " + qkv + ", \"k\": " + qkv + ", \"v\": " + qkv + ", \"o\": " + qkv;
+  if (mask) {
+    inputs += ", {\"as_tensor\": {\"name\": \"m\"}}";
+    specs += ", {\"user_input\": {\"arg\": {\"as_tensor\": {\"name\": \"m\"}}}}";
+    args += ", {\"name\": \"attn_mask\", \"arg\": {\"as_tensor\": {\"name\": \"m\"}}}";
+    values += ", \"m\": " + meta("3, 3");
+  }
+  if (causal) args += ", {\"name\": \"is_causal\", \"arg\": {\"as_bool\": true}}";
+  const std::string json =
+      "{\"graph_module\": {\"graph\": {\"inputs\": [" + inputs + "], \"outputs\": "
+      "[{\"as_tensor\": {\"name\": \"o\"}}], \"nodes\": [{\"target\": "
+      "\"torch.ops.aten.scaled_dot_product_attention.default\", \"inputs\": [" + args +
+      "], \"outputs\": [{\"as_tensor\": {\"name\": \"o\"}}], \"metadata\": {}}], "
+      "\"tensor_values\": {" + values + "}}, \"signature\": {\"input_specs\": [" + specs +
+      "], \"output_specs\": [{\"user_output\": {\"arg\": {\"as_tensor\": {\"name\": "
+      "\"o\"}}}}]}}, \"schema_version\": {\"major\": 8, \"minor\": 14}}";
+  return {{"a/data/weights/model_weights_config.json", "{\"config\": {}}"},
+          {"a/data/constants/model_constants_config.json", "{\"config\": {}}"},
+          {"a/models/model.json", json}};
+}
+
+// softmax(q kᵀ / sqrt(E) + mask) v per batch, in double.
+std::vector<double> attention_reference(const std::vector<float>& q, const std::vector<float>& k,
+                                        const std::vector<float>& v, bool causal,
+                                        const std::vector<float>* mask) {
+  const int B = 2, L = 3, E = 4;
+  std::vector<double> out(B * L * E, 0.0);
+  for (int b = 0; b < B; ++b) {
+    for (int i = 0; i < L; ++i) {
+      double s[3];
+      double top = -1e300;
+      for (int j = 0; j < L; ++j) {
+        double dot = 0;
+        for (int e = 0; e < E; ++e) dot += q[(b * L + i) * E + e] * k[(b * L + j) * E + e];
+        s[j] = dot / 2.0 + (mask ? (*mask)[i * L + j] : 0.0);
+        if (causal && j > i) s[j] = -INFINITY;
+        top = std::max(top, s[j]);
+      }
+      double sum = 0;
+      for (double& x : s) sum += (x = std::exp(x - top));
+      for (int j = 0; j < L; ++j) {
+        for (int e = 0; e < E; ++e) out[(b * L + i) * E + e] += s[j] / sum * v[(b * L + j) * E + e];
+      }
+    }
+  }
+  return out;
+}
+
+TEST(Pt2Program, ScaledDotProductAttentionLowersWithItsMasks) {
+  std::vector<float> q(24), k(24), v(24), m(9);
+  for (int i = 0; i < 24; ++i) {
+    q[i] = 0.1f * static_cast<float>((i * 7) % 11) - 0.5f;
+    k[i] = 0.2f * static_cast<float>((i * 5) % 9) - 0.8f;
+    v[i] = 0.05f * static_cast<float>(i) - 0.6f;
+  }
+  for (int i = 0; i < 9; ++i) m[i] = 0.3f * static_cast<float>(i % 4) - 0.4f;
+  for (const bool causal : {false, true}) {
+    for (const bool with_mask : {false, true}) {
+      SCOPED_TRACE(std::string(causal ? "causal" : "full") + (with_mask ? " + float mask" : ""));
+      host::HostModel model;
+      ASSERT_EQ(load(model, make_zip(attention_records(causal, with_mask))), Error::Ok)
+          << last_error_message();
+      const std::vector<const std::vector<float>*> inputs = {&q, &k, &v, &m};
+      for (size_t i = 0; i < (with_mask ? 4u : 3u); ++i) {
+        Result<uint8_t*> dst = model.prepare_input("model", i, i == 3 ? std::vector<int32_t>{3, 3}
+                                                                       : std::vector<int32_t>{2, 3, 4});
+        ASSERT_TRUE(dst.ok()) << last_error_message();
+        std::memcpy(*dst, inputs[i]->data(), inputs[i]->size() * 4);
+      }
+      ASSERT_EQ(model.execute("model"), Error::Ok) << last_error_message();
+      const Tensor& o = (*model.output("model", 0))->to_tensor();
+      const std::vector<double> want = attention_reference(q, k, v, causal, with_mask ? &m : nullptr);
+      ASSERT_EQ(o.numel(), want.size());
+      for (size_t i = 0; i < want.size(); ++i) {
+        EXPECT_NEAR(o.data_ptr<const float>()[i], want[i], 1e-5) << i;
+      }
+    }
+  }
+}
+
+// Dynamic batch: x [s0, 4] (s0 in [1, 8], or unbounded with example 5)
+// times w, viewed as [s0, 2, 2] through a sym_size node, summed over the
+// last dim, and flattened to [2*s0] through a Python-operator node.
+std::vector<ZipRecord> dynamic_records(bool bounded) {
+  auto sym = [](const char* expr, int hint) {
+    return std::string("{\"as_expr\": {\"expr_str\": \"") + expr +
+           "\", \"hint\": {\"as_int\": " + std::to_string(hint) + "}}}";
+  };
+  auto dyn_meta = [](const std::string& sizes, const std::string& strides) {
+    return "{\"dtype\": 7, \"sizes\": [" + sizes + "], \"requires_grad\": false, \"device\": "
+           "{\"type\": \"cpu\", \"index\": null}, \"strides\": [" + strides +
+           "], \"storage_offset\": {\"as_int\": 0}, \"layout\": 7}";
+  };
+  const std::string i4 = "{\"as_int\": 4}", i2 = "{\"as_int\": 2}", i1 = "{\"as_int\": 1}";
+  const std::string values =
+      "\"p_w\": " + meta("4") + ", \"x\": " + dyn_meta(sym("s0", 5) + ", " + i4, i4 + ", " + i1) +
+      ", \"m\": " + dyn_meta(sym("s0", 5) + ", " + i4, i4 + ", " + i1) +
+      ", \"v\": " + dyn_meta(sym("s0", 5) + ", " + i2 + ", " + i2, i4 + ", " + i2 + ", " + i1) +
+      ", \"y\": " + dyn_meta(sym("s0", 5) + ", " + i2, i2 + ", " + i1) +
+      ", \"z\": " + dyn_meta(sym("2*s0", 10), i1);
+  auto t = [](const char* n) { return std::string("{\"as_tensor\": {\"name\": \"") + n + "\"}}"; };
+  auto named = [](const char* n, const std::string& arg) {
+    return std::string("{\"name\": \"") + n + "\", \"arg\": " + arg + "}";
+  };
+  const std::string sym_out = "{\"as_sym_int\": {\"as_name\": \"sym_size_int\"}}";
+  const std::string nodes =
+      "{\"target\": \"torch.ops.aten.mul.Tensor\", \"inputs\": [" + named("self", t("x")) + ", " +
+      named("other", t("p_w")) + "], \"outputs\": [" + t("m") + "]}, "
+      "{\"target\": \"torch.ops.aten.sym_size.int\", \"inputs\": [" + named("self", t("x")) +
+      ", " + named("dim", "{\"as_int\": 0}") + "], \"outputs\": [" + sym_out + "]}, "
+      "{\"target\": \"torch.ops.aten.view.default\", \"inputs\": [" + named("self", t("m")) +
+      ", " + named("size", "{\"as_sym_ints\": [{\"as_name\": \"sym_size_int\"}, {\"as_int\": 2}, "
+      "{\"as_int\": 2}]}") + "], \"outputs\": [" + t("v") + "]}, "
+      "{\"target\": \"torch.ops.aten.sum.dim_IntList\", \"inputs\": [" + named("self", t("v")) +
+      ", " + named("dim", "{\"as_ints\": [2]}") + "], \"outputs\": [" + t("y") + "]}, "
+      "{\"target\": \"_operator.mul\", \"inputs\": [" +
+      named("a", "{\"as_sym_int\": {\"as_name\": \"sym_size_int\"}}") + ", " +
+      named("b", "{\"as_int\": 2}") + "], \"outputs\": [{\"as_sym_int\": {\"as_name\": \"mul_1\"}}]}, "
+      "{\"target\": \"torch.ops.aten.view.default\", \"inputs\": [" + named("self", t("y")) +
+      ", " + named("size", "{\"as_sym_ints\": [{\"as_name\": \"mul_1\"}]}") +
+      "], \"outputs\": [" + t("z") + "]}";
+  const std::string range = bounded ? "{\"min_val\": 1, \"max_val\": 8}"
+                                    : "{\"min_val\": 2, \"max_val\": null}";
+  const std::string json =
+      "{\"graph_module\": {\"graph\": {\"inputs\": [" + t("p_w") + ", " + t("x") +
+      "], \"outputs\": [" + t("z") + "], \"nodes\": [" + nodes + "], \"tensor_values\": {" +
+      values + "}}, \"signature\": {\"input_specs\": [{\"parameter\": {\"arg\": {\"name\": "
+      "\"p_w\"}, \"parameter_name\": \"w\"}}, {\"user_input\": {\"arg\": " + t("x") +
+      "}}], \"output_specs\": [{\"user_output\": {\"arg\": " + t("z") + "}}]}}, "
+      "\"range_constraints\": {\"s0\": " + range + "}, \"schema_version\": {\"major\": 8, "
+      "\"minor\": 14}}";
+  return with(tiny_records(), "tiny/models/model.json", json);
+}
+
+// z[2*i + j] = w[2j]*x[i][2j] + w[2j+1]*x[i][2j+1].
+void expect_dynamic_run(host::HostModel& model, int32_t batch) {
+  SCOPED_TRACE("batch " + std::to_string(batch));
+  Result<uint8_t*> dst = model.prepare_input("model", 0, {batch, 4});
+  ASSERT_TRUE(dst.ok()) << last_error_message();
+  std::vector<float> x(static_cast<size_t>(batch) * 4);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 0.5f * static_cast<float>(i) - 1.0f;
+  std::memcpy(*dst, x.data(), x.size() * 4);
+  ASSERT_EQ(model.execute("model"), Error::Ok) << last_error_message();
+  const Tensor& z = (*model.output("model", 0))->to_tensor();
+  ASSERT_EQ(z.dim(), 1);
+  ASSERT_EQ(z.size(0), 2 * batch);
+  const float w[] = {1, 2, 3, 4};
+  for (int32_t i = 0; i < batch; ++i) {
+    for (int j = 0; j < 2; ++j) {
+      const float want = w[2 * j] * x[i * 4 + 2 * j] + w[2 * j + 1] * x[i * 4 + 2 * j + 1];
+      EXPECT_FLOAT_EQ(z.data_ptr<const float>()[2 * i + j], want) << i << "," << j;
+    }
+  }
+}
+
+TEST(Pt2Program, DynamicShapesPlanForTheUpperBoundAndCheckTheRange) {
+  host::HostModel model;
+  ASSERT_EQ(load(model, make_zip(dynamic_records(true))), Error::Ok) << last_error_message();
+  // Planned for s0 = 8: the input's declared bound.
+  Result<ValueInfo> info = model.program().input_info(0, 0);
+  ASSERT_TRUE(info.ok());
+  EXPECT_EQ(info->dynamism, ShapeDynamism::DynamicBound);
+  EXPECT_EQ(info->sizes[0], 8);
+  for (int32_t batch : {3, 8, 1, 5}) expect_dynamic_run(model, batch);
+  EXPECT_EQ(model.prepare_input("model", 0, {9, 4}).error(), Error::InvalidArgument);
+  EXPECT_NE(std::string(last_error_message()).find("dim 0 is 9, but s0 must be at most 8 (range_constraints)"),
+            std::string::npos)
+      << last_error_message();
+  EXPECT_FALSE(model.prepare_input("model", 0, {0, 4}).ok());
+  EXPECT_NE(std::string(last_error_message()).find("s0 must be at least 1"), std::string::npos)
+      << last_error_message();
+  EXPECT_FALSE(model.prepare_input("model", 0, {2, 5}).ok());
+  EXPECT_NE(std::string(last_error_message()).find("dim 1 is 5, the graph declares 4"), std::string::npos)
+      << last_error_message();
+  expect_dynamic_run(model, 2);  // still usable
+}
+
+TEST(Pt2Program, AnUnboundedDimensionIsPlannedForItsExampleSize) {
+  host::HostModel model;
+  ASSERT_EQ(load(model, make_zip(dynamic_records(false))), Error::Ok) << last_error_message();
+  expect_dynamic_run(model, 5);
+  expect_dynamic_run(model, 2);
+  EXPECT_FALSE(model.prepare_input("model", 0, {6, 4}).ok());
+  EXPECT_NE(std::string(last_error_message()).find("s0 was planned for at most 5 (the archive gives no upper bound"),
+            std::string::npos)
+      << last_error_message();
 }
 
 struct Hostile {

@@ -9,6 +9,7 @@
 #include "cpp/formats/pt2/host/aten_schema.h"
 #include "cpp/formats/pt2/host/pt2_graph.h"
 #include "cpp/formats/pt2/host/pt2_json.h"
+#include "cpp/formats/pt2/host/sym_expr.h"
 #include "cpp/formats/pt2/host/torch_pickle.h"
 #include "cpp/runtime/kernel/operator_registry.h"
 
@@ -184,6 +185,28 @@ TEST(Pt2Json, KeepsIntegersExactAndReadsPythonFloats) {
   // Brackets inside strings do not count towards the depth limit.
   EXPECT_TRUE(parse_json(bytes_of("[\"" + std::string(1000, '[') + "\"]"), "t").ok());
   EXPECT_FALSE(parse_json(bytes_of(std::string(kMaxJsonDepth + 1, '[')), "t").ok());
+}
+
+TEST(SymExpr, EvaluatesSympysSpellingsOfSizes) {
+  const std::map<std::string, int64_t> s = {{"s0", 7}, {"s77", 10}};
+  EXPECT_EQ(*eval_sym_expr("s0", s), 7);
+  EXPECT_EQ(*eval_sym_expr("2*s0", s), 14);
+  EXPECT_EQ(*eval_sym_expr("s77 + 1", s), 11);
+  EXPECT_EQ(*eval_sym_expr("((s0 - 1)//2) + 1", s), 4);
+  EXPECT_EQ(*eval_sym_expr("-s0 + 20", s), 13);
+  EXPECT_EQ(*eval_sym_expr("Max(1, s0 - 9)", s), 1);
+  EXPECT_EQ(*eval_sym_expr("Min(s0, s77, 9)", s), 7);
+  EXPECT_EQ(*eval_sym_expr("floor(s77/3)", s), 3);
+  EXPECT_EQ(*eval_sym_expr("ceiling(s77/3)", s), 4);
+  EXPECT_EQ(*eval_sym_expr("Mod(s77, 4) + FloorDiv(s77, 4)", s), 4);
+  EXPECT_EQ(*eval_sym_expr("s0*s77", s), 70);
+  EXPECT_EQ(sym_expr_symbols("s0*s77 + s0"), (std::vector<std::string>{"s0", "s77", "s0"}));
+  EXPECT_FALSE(eval_sym_expr("s1 + 1", s).ok());
+  EXPECT_NE(std::string(last_error_message()).find("unknown symbol"), std::string::npos);
+  EXPECT_FALSE(eval_sym_expr("s0 //", s).ok());
+  EXPECT_FALSE(eval_sym_expr("s0 // 0", s).ok());
+  EXPECT_FALSE(eval_sym_expr("sqrt(s0)", s).ok());
+  EXPECT_FALSE(eval_sym_expr(std::string(1000, '(') + "1" + std::string(1000, ')'), s).ok());
 }
 
 TEST(Pt2Graph, MapsExportDtypesNotC10Numbers) {

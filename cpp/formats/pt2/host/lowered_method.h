@@ -51,12 +51,24 @@ struct LoweredOperator {
   std::string overload;  // "out"
 };
 
+// What an input's dimension may be: a number, or a symbol within its range
+// (range_constraints); compound expressions are left to the kernels.
+struct InputDim {
+  bool symbolic = false;
+  std::string symbol;  // "" for a compound expression
+  int64_t min = 0;
+  int64_t max = 0;     // the planned bound
+  bool unbounded = false;  // the archive gives no upper bound; max is the plan's
+};
+
 struct LoweredMethod {
   std::string name;
   std::vector<LoweredValue> values;
   std::vector<LoweredOperator> operators;
   std::vector<LoweredCall> calls;
   std::vector<int32_t> inputs;
+  std::vector<std::string> input_names;
+  std::vector<std::vector<InputDim>> input_dims;
   std::vector<int32_t> outputs;
   // Buffers the graph mutates (module state), by FQN: the value whose
   // writable constant memory every run updates.

@@ -1,9 +1,11 @@
 #include "cpp/formats/pt2/host/pt2_lower.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdlib>
 
 #include "cpp/formats/pt2/host/pt2_lowerer.h"
+#include "cpp/formats/pt2/host/sym_expr.h"
 #include "cpp/runtime/core/lifetime_planner.h"
 
 namespace tri::pt2 {
@@ -126,6 +128,17 @@ int32_t Lowerer::int_value(int64_t v) {
   return add_value(std::move(value));
 }
 
+int32_t Lowerer::double_value(double v) {
+  LoweredValue value;
+  value.tag = Tag::Double;
+  value.number = v;
+  return add_value(std::move(value));
+}
+
+Result<int32_t> Lowerer::constant(const HostTensor& tensor) {
+  return constant_tensor(tensor, "", "a constant of the lowering");
+}
+
 int32_t Lowerer::bool_value(bool v) {
   LoweredValue value;
   value.tag = Tag::Bool;
@@ -160,11 +173,13 @@ void Lowerer::use(int32_t value) {
   }
 }
 
-int32_t Lowerer::scratch_tensor(ScalarType dtype, const std::vector<int32_t>& sizes) {
+int32_t Lowerer::scratch_tensor(ScalarType dtype, const std::vector<int32_t>& sizes,
+                                ShapeDynamism dynamism) {
   LoweredValue v;
   v.tag = Tag::Tensor;
   v.tensor.dtype = dtype;
   v.tensor.sizes = sizes;
+  v.tensor.dynamism = dynamism;
   uint64_t numel = 1;
   for (int32_t s : sizes) numel *= static_cast<uint64_t>(s);
   v.tensor.nbytes = numel * element_size(dtype);
@@ -176,32 +191,189 @@ int32_t Lowerer::scratch_tensor(ScalarType dtype, const std::vector<int32_t>& si
   return index;
 }
 
+Result<std::vector<int32_t>> Lowerer::planned_sizes(const TensorMeta& meta,
+                                                    const std::string& name, bool* dynamic) {
+  *dynamic = false;
+  std::vector<int32_t> sizes;
+  uint64_t numel = 1;
+  for (const SymDim& d : meta.sizes) {
+    int64_t size = d.value;
+    if (d.symbolic) {
+      // Planned for the symbols' upper bounds; sizes grow with their
+      // symbols, but take the larger end in case one does not.
+      TRI_ASSIGN_OR_RETURN(const int64_t at_max, eval_sym_expr(d.expr, sym_max_));
+      TRI_ASSIGN_OR_RETURN(const int64_t at_min, eval_sym_expr(d.expr, sym_min_));
+      size = std::max(at_max, at_min);
+      *dynamic = true;
+    }
+    TRI_CHECK(size >= 0 && size <= INT32_MAX &&
+                  (size == 0 || numel <= (uint64_t{1} << 48) / static_cast<uint64_t>(size)),
+              Error::InvalidProgram, "%s: '%s' declares a tensor too large to hold",
+              where_.c_str(), name.c_str());
+    numel *= static_cast<uint64_t>(size);
+    sizes.push_back(static_cast<int32_t>(size));
+  }
+  TRI_CHECK(sizes.size() <= kTensorDimLimit, Error::NotSupported,
+            "%s: '%s' has %zu dims (at most %zu)", where_.c_str(), name.c_str(), sizes.size(),
+            kTensorDimLimit);
+  TRI_CHECK(numel * element_size(meta.dtype) <= in_.max_planned_bytes, Error::InvalidProgram,
+            "%s: '%s' declares %" PRIu64 " elements, past the %" PRIu64 "-byte memory limit",
+            where_.c_str(), name.c_str(), numel, in_.max_planned_bytes);
+  return sizes;
+}
+
 Result<int32_t> Lowerer::define_output(const std::string& name) {
   TRI_CHECK(tensors_.find(name) == tensors_.end(), Error::InvalidProgram,
             "%s: value '%s' is defined twice", where_.c_str(), name.c_str());
   auto meta = graph_.tensor_values.find(name);
   TRI_CHECK(meta != graph_.tensor_values.end(), Error::InvalidProgram,
             "%s: output '%s' has no entry in tensor_values", where_.c_str(), name.c_str());
-  TRI_CHECK(meta->second.is_static(), Error::NotSupported,
-            "%s: '%s' has a symbolic shape; dynamic shapes are not supported yet", where_.c_str(),
-            name.c_str());
-  std::vector<int32_t> sizes;
-  uint64_t numel = 1;
-  for (const SymDim& d : meta->second.sizes) {
-    TRI_CHECK(d.value <= INT32_MAX && (d.value == 0 || numel <= (uint64_t{1} << 48) / static_cast<uint64_t>(d.value)),
-              Error::InvalidProgram, "%s: '%s' declares a tensor too large to hold",
-              where_.c_str(), name.c_str());
-    numel *= static_cast<uint64_t>(d.value);
-    sizes.push_back(static_cast<int32_t>(d.value));
-  }
-  TRI_CHECK(sizes.size() <= kTensorDimLimit, Error::NotSupported, "%s: '%s' has %zu dims (at most %zu)",
-            where_.c_str(), name.c_str(), sizes.size(), kTensorDimLimit);
-  TRI_CHECK(numel * element_size(meta->second.dtype) <= in_.max_planned_bytes, Error::InvalidProgram,
-            "%s: '%s' declares %" PRIu64 " elements, past the %" PRIu64 "-byte memory limit",
-            where_.c_str(), name.c_str(), numel, in_.max_planned_bytes);
-  const int32_t index = scratch_tensor(meta->second.dtype, sizes);
+  bool dynamic = false;
+  TRI_ASSIGN_OR_RETURN(const std::vector<int32_t> sizes, planned_sizes(meta->second, name, &dynamic));
+  const int32_t index = scratch_tensor(meta->second.dtype, sizes,
+                                       dynamic ? ShapeDynamism::DynamicBound : ShapeDynamism::Static);
   tensors_.emplace(name, index);
   return index;
+}
+
+Result<std::vector<int64_t>> Lowerer::view_sizes(const std::string& name) {
+  auto meta = graph_.tensor_values.find(name);
+  TRI_CHECK(meta != graph_.tensor_values.end(), Error::InvalidProgram,
+            "%s: '%s' has no entry in tensor_values", where_.c_str(), name.c_str());
+  std::vector<int64_t> sizes;
+  bool inferred = false;
+  for (const SymDim& d : meta->second.sizes) {
+    if (d.symbolic) {
+      TRI_CHECK(!inferred, Error::NotSupported,
+                "%s: a view with two symbolic dims ('%s'); dynamic shapes support one",
+                where_.c_str(), name.c_str());
+      inferred = true;
+    }
+    sizes.push_back(d.symbolic ? -1 : d.value);
+  }
+  return sizes;
+}
+
+Error Lowerer::bind_symbols() {
+  // Hints: the example sizes the export saw, for symbols the constraints
+  // leave unbounded.
+  std::map<std::string, int64_t> hints;
+  for (const auto& [name, meta] : graph_.tensor_values) {
+    for (const SymDim& d : meta.sizes) {
+      if (d.symbolic && d.value >= 0 && sym_expr_symbols(d.expr).size() == 1 &&
+          sym_expr_symbols(d.expr)[0] == d.expr) {
+        hints[d.expr] = std::max(hints[d.expr], d.value);
+      }
+    }
+  }
+  // Bounds past this are "unbounded" (sympy's oo is written as a huge int).
+  constexpr int64_t kUnbounded = int64_t{1} << 31;
+  std::set<std::string> symbols;
+  for (const auto& [name, range] : graph_.range_constraints) symbols.insert(name);
+  for (const auto& [name, hint] : hints) symbols.insert(name);
+  for (const std::string& symbol : symbols) {
+    auto range = graph_.range_constraints.find(symbol);
+    int64_t min = 0;
+    int64_t max = kUnbounded;
+    if (range != graph_.range_constraints.end()) {
+      min = std::max<int64_t>(range->second.min, 0);
+      max = range->second.max;
+    }
+    if (max >= kUnbounded) {
+      auto hint = hints.find(symbol);
+      TRI_CHECK(hint != hints.end(), Error::NotSupported,
+                "%s: symbol '%s' has no upper bound and no example size to plan for",
+                in_.method_name.c_str(), symbol.c_str());
+      max = std::max(hint->second, min);
+      unbounded_.insert(symbol);
+    }
+    TRI_CHECK(min <= max, Error::InvalidProgram, "%s: symbol '%s' ranges over [%" PRId64
+              ", %" PRId64 "]", in_.method_name.c_str(), symbol.c_str(), min, max);
+    sym_min_[symbol] = min;
+    sym_max_[symbol] = max;
+  }
+  return Error::Ok;
+}
+
+Result<int32_t> Lowerer::sym_int(const Json& value, const std::string& where) {
+  if (value.is_number()) {
+    TRI_ASSIGN_OR_RETURN(const int64_t i, as_int(value, where));
+    return int_value(i);
+  }
+  const char* const tags[] = {"as_name", "as_int", nullptr};
+  TRI_ASSIGN_OR_RETURN(const UnionValue u, read_union(value, tags, where));
+  if (u.tag == "as_int") {
+    TRI_ASSIGN_OR_RETURN(const int64_t i, as_int(*u.value, where));
+    return int_value(i);
+  }
+  TRI_ASSIGN_OR_RETURN(const std::string name, as_string(*u.value, where));
+  auto it = sym_ints_.find(name);
+  TRI_CHECK(it != sym_ints_.end(), Error::InvalidProgram,
+            "%s: symbolic int '%s' is used before any node defines it", where.c_str(),
+            name.c_str());
+  return it->second;
+}
+
+Result<bool> Lowerer::lower_sym_node(const Pt2Node& node) {
+  struct SymOp {
+    const char* target;
+    const char* kernel;  // nullptr: an assertion, dropped
+  };
+  static const SymOp kOps[] = {
+      {"torch.ops.aten.sym_size.int", "aten::sym_size.int"},
+      {"torch.ops.aten.sym_numel.default", "aten::sym_numel"},
+      {"torch.ops.aten.sym_stride.int", "aten::sym_stride.int"},
+      {"torch.ops.aten.sym_storage_offset.default", "aten::sym_storage_offset"},
+      {"_operator.add", "executorch_prim::add.Scalar"},
+      {"_operator.sub", "executorch_prim::sub.Scalar"},
+      {"_operator.mul", "executorch_prim::mul.Scalar"},
+      {"_operator.floordiv", "executorch_prim::floordiv.Scalar"},
+      {"_operator.mod", "executorch_prim::mod.Scalar"},
+      {"_operator.neg", "executorch_prim::neg.Scalar"},
+      {"torch.sym_max", "executorch_prim::sym_max.Scalar"},
+      {"torch.sym_min", "executorch_prim::sym_min.Scalar"},
+      // Guards the export proved for the example; the kernels check shapes.
+      {"torch.ops.aten._assert_scalar.default", nullptr},
+      {"torch.ops.aten.sym_constrain_range_for_size.default", nullptr},
+      {"torch.ops.aten.sym_constrain_range.default", nullptr},
+      {"torch.ops.aten._assert_async.msg", nullptr},
+  };
+  const SymOp* op = nullptr;
+  for (const SymOp& o : kOps) {
+    if (node.target == o.target) op = &o;
+  }
+  if (op == nullptr) return false;
+  if (op->kernel == nullptr) return true;
+  TRI_CHECK(node.outputs.size() == 1 && node.outputs[0].tag == "as_sym_int", Error::InvalidProgram,
+            "%s: a symbolic-int op whose output is not one symbolic int", where_.c_str());
+  const char* const name_tags[] = {"as_name", "as_int", nullptr};
+  TRI_ASSIGN_OR_RETURN(const UnionValue out, read_union(*node.outputs[0].value, name_tags, where_));
+  TRI_CHECK(out.tag == "as_name", Error::InvalidProgram, "%s: an unnamed symbolic output",
+            where_.c_str());
+  TRI_ASSIGN_OR_RETURN(const std::string out_name, as_string(*out.value, where_));
+  LoweredCall call;
+  call.op = operator_index(op->kernel);
+  for (const Pt2NamedArg& named : node.inputs) {
+    const Pt2Arg& a = named.arg;
+    if (a.tag == "as_tensor") {
+      TRI_ASSIGN_OR_RETURN(const Json* name, field(*a.value, "name", where_));
+      TRI_ASSIGN_OR_RETURN(const std::string n, as_string(*name, where_));
+      TRI_ASSIGN_OR_RETURN(const int32_t t, tensor_named(n, where_));
+      call.args.push_back(t);
+    } else if (a.tag == "as_int" || a.tag == "as_sym_int") {
+      TRI_ASSIGN_OR_RETURN(const int32_t v, sym_int(*a.value, where_));
+      call.args.push_back(v);
+    } else {
+      return fail(Error::NotSupported, "%s: a symbolic-int op on %s", where_.c_str(), a.tag.c_str());
+    }
+  }
+  const int32_t result = int_value(0);
+  call.args.push_back(result);
+  TRI_CHECK(sym_ints_.emplace(out_name, result).second, Error::InvalidProgram,
+            "%s: symbolic int '%s' is defined twice", where_.c_str(), out_name.c_str());
+  for (int32_t a : call.args) use(a);
+  method_.calls.push_back(std::move(call));
+  return true;
 }
 
 Result<int32_t> Lowerer::tensor_named(const std::string& name, const std::string& where) {
@@ -341,40 +513,33 @@ Result<int32_t> Lowerer::given_value(const SchemaArg& arg, const Pt2Arg& given) 
     }
     return add_value(std::move(list));
   }
-  auto sym_int = [&](const Json& item) -> Result<int64_t> {
-    if (item.is_number()) return as_int(item, w);
-    TRI_ASSIGN_OR_RETURN(const UnionValue u, read_union(item, nullptr, w));
-    TRI_CHECK(u.tag == "as_int", Error::NotSupported,
-              "%s: a symbolic int (%s); dynamic shapes are not supported yet", w.c_str(),
-              u.tag.c_str());
-    return as_int(*u.value, w);
-  };
   if (is_int_type(t.base) && !t.list) {
     if (tag == "as_int") {
       TRI_ASSIGN_OR_RETURN(const int64_t i, as_int(v, w));
       return int_value(i);
     }
-    if (tag == "as_sym_int") {
-      TRI_ASSIGN_OR_RETURN(const int64_t i, sym_int(v));
-      return int_value(i);
-    }
+    if (tag == "as_sym_int") return sym_int(v, w);
     return mismatch();
   }
   if (is_int_type(t.base) && t.list) {
-    std::vector<int64_t> items;
+    // Items are Int slots, so a symbolic size computed at run time is seen
+    // by every list that names it.
+    LoweredValue list;
+    list.tag = Tag::IntList;
     if (tag == "as_int" || tag == "as_sym_int") {
-      TRI_ASSIGN_OR_RETURN(const int64_t i, tag == "as_int" ? as_int(v, w) : sym_int(v));
-      items.assign(static_cast<size_t>(t.fixed > 0 ? t.fixed : 1), i);
+      TRI_ASSIGN_OR_RETURN(const int32_t item, sym_int(v, w));
+      list.items.assign(static_cast<size_t>(t.fixed > 0 ? t.fixed : 1), item);
     } else if (tag == "as_ints" || tag == "as_sym_ints") {
       TRI_CHECK(v.is_array(), Error::InvalidProgram, "%s: expected a list", w.c_str());
       for (const Json& item : v) {
-        TRI_ASSIGN_OR_RETURN(const int64_t i, tag == "as_ints" ? as_int(item, w) : sym_int(item));
-        items.push_back(i);
+        TRI_ASSIGN_OR_RETURN(const int32_t i, sym_int(item, w));
+        list.items.push_back(i);
       }
     } else {
       return mismatch();
     }
-    return int_list(items);
+    for (int32_t item : list.items) use(item);
+    return add_value(std::move(list));
   }
   if (t.base == "float" && !t.list) {
     if (tag != "as_float" && tag != "as_int") return mismatch();
@@ -620,6 +785,8 @@ Error Lowerer::lower_node(const Pt2Node& node, size_t index) {
   }
   where_ = in_.method_name + ", node " + std::to_string(index) + " (" + node.target +
            (first_output.empty() ? "" : " -> " + first_output) + ")";
+  TRI_ASSIGN_OR_RETURN(const bool symbolic, lower_sym_node(node));
+  if (symbolic) return Error::Ok;
   if (!op_name(node.target, &full)) {
     return missing(node.target, node, index);
   }
@@ -681,6 +848,22 @@ Error Lowerer::bind_signature() {
         TRI_ASSIGN_OR_RETURN(const int32_t v, define_output(spec.name));
         planned_[planned_index_[v]].first = 0;
         method_.inputs.push_back(v);
+        method_.input_names.push_back(spec.name);
+        std::vector<InputDim> dims;
+        for (const SymDim& d : graph_.tensor_values.at(spec.name).sizes) {
+          InputDim dim;
+          dim.symbolic = d.symbolic;
+          dim.min = dim.max = d.value;
+          if (d.symbolic) {
+            const bool bare = sym_max_.count(d.expr) != 0;
+            dim.symbol = bare ? d.expr : "";
+            dim.min = bare ? sym_min_[d.expr] : 0;
+            dim.max = bare ? sym_max_[d.expr] : 0;
+            dim.unbounded = bare && unbounded_.count(d.expr) != 0;
+          }
+          dims.push_back(dim);
+        }
+        method_.input_dims.push_back(std::move(dims));
         break;
       }
       case InputKind::ConstantInput:
@@ -787,6 +970,7 @@ Error Lowerer::plan() {
 
 Result<LoweredMethod> Lowerer::run() {
   method_.name = in_.method_name;
+  TRI_TRY(bind_symbols());
   TRI_TRY(bind_signature());
   for (size_t i = 0; i < graph_.nodes.size(); ++i) TRI_TRY(lower_node(graph_.nodes[i], i));
   if (!missing_.empty()) {

@@ -29,8 +29,16 @@ class Lowerer {
   // A new planned tensor for the node output called `name`.
   Result<int32_t> define_output(const std::string& name);
   // A new planned tensor no graph value names (an out the graph drops).
-  int32_t scratch_tensor(ScalarType dtype, const std::vector<int32_t>& sizes);
+  int32_t scratch_tensor(ScalarType dtype, const std::vector<int32_t>& sizes,
+                         ShapeDynamism dynamism = ShapeDynamism::Static);
+  // The sizes a view op must produce for graph value `name`: its static
+  // dims, and -1 for its one symbolic dim (the kernel infers it).
+  Result<std::vector<int64_t>> view_sizes(const std::string& name);
+  // A constant tensor the lowering makes (owned by the program's store).
+  Result<int32_t> constant(const HostTensor& tensor);
+  TensorStore& store() { return *in_.store; }
   int32_t int_value(int64_t v);
+  int32_t double_value(double v);
   int32_t bool_value(bool v);
   int32_t int_list(const std::vector<int64_t>& items);
   // Emits a call of out variant `schema`: its non-out arguments from `args`
@@ -52,6 +60,13 @@ class Lowerer {
     int32_t reuse_value = -1;
   };
 
+  Error bind_symbols();
+  Result<std::vector<int32_t>> planned_sizes(const TensorMeta& meta, const std::string& name,
+                                             bool* dynamic);
+  Result<int32_t> sym_int(const Json& value, const std::string& where);
+  // Symbolic-int nodes (sym_size, Python operators on sizes) and run-time
+  // assertions; false when `node` is none of them.
+  Result<bool> lower_sym_node(const Pt2Node& node);
   Error bind_signature();
   Error lower_node(const Pt2Node& node, size_t index);
   Error missing(const std::string& op, const Pt2Node& node, size_t index);
@@ -74,6 +89,10 @@ class Lowerer {
   const Pt2Graph& graph_;
   LoweredMethod method_;
   std::map<std::string, int32_t> tensors_;  // graph value name -> value
+  std::map<std::string, int32_t> sym_ints_;  // symbolic int name -> Int value
+  std::map<std::string, int64_t> sym_max_;   // symbol -> planning bound
+  std::map<std::string, int64_t> sym_min_;
+  std::set<std::string> unbounded_;
   std::map<std::string, int32_t> operators_;
   std::map<int32_t, size_t> planned_index_;  // value -> planned_
   std::vector<Planned> planned_;

@@ -1,5 +1,7 @@
 #include "cpp/formats/pt2/host/pt2_program.h"
 
+#include <cinttypes>
+
 #include "cpp/formats/pt2/host/pt2_graph.h"
 #include "cpp/formats/pt2/host/pt2_lower.h"
 #include "cpp/formats/pt2/host/pt2_weights.h"
@@ -150,6 +152,41 @@ Result<MethodMemoryNeeds> Pt2Program::memory_needs(size_t method, MemoryAllocato
                                                    MemoryAllocator& scratch,
                                                    const MethodLoadOptions& options) const {
   return size_method(LoweredMethodSource(methods_[method]), trial, scratch, options);
+}
+
+Error Pt2Program::check_input_shape(size_t method, size_t index,
+                                   Span<const int32_t> shape) const {
+  TRI_CHECK(method < methods_.size(), Error::InvalidArgument, "no method %zu", method);
+  const LoweredMethod& m = methods_[method];
+  if (index >= m.input_dims.size()) return Error::Ok;  // the method reports it
+  const std::vector<InputDim>& dims = m.input_dims[index];
+  const char* name = m.input_names[index].c_str();
+  TRI_CHECK(shape.size() == dims.size(), Error::InvalidArgument,
+            "method '%s': input %zu ('%s') has %zu dims, the graph declares %zu", m.name.c_str(),
+            index, name, shape.size(), dims.size());
+  for (size_t d = 0; d < dims.size(); ++d) {
+    const InputDim& dim = dims[d];
+    const int64_t size = shape[d];
+    if (!dim.symbolic) {
+      TRI_CHECK(size == dim.min, Error::InvalidArgument,
+                "method '%s': input %zu ('%s'): dim %zu is %" PRId64 ", the graph declares %" PRId64,
+                m.name.c_str(), index, name, d, size, dim.min);
+      continue;
+    }
+    if (dim.symbol.empty()) continue;  // a compound expression: the kernels check
+    TRI_CHECK(size >= dim.min, Error::InvalidArgument,
+              "method '%s': input %zu ('%s'): dim %zu is %" PRId64 ", but %s must be at least %" PRId64
+              " (range_constraints)",
+              m.name.c_str(), index, name, d, size, dim.symbol.c_str(), dim.min);
+    TRI_CHECK(size <= dim.max, Error::InvalidArgument,
+              "method '%s': input %zu ('%s'): dim %zu is %" PRId64 ", but %s %s %" PRId64 "%s",
+              m.name.c_str(), index, name, d, size, dim.symbol.c_str(),
+              dim.unbounded ? "was planned for at most" : "must be at most", dim.max,
+              dim.unbounded ? " (the archive gives no upper bound; memory is planned for its "
+                              "example size, and re-planning for larger inputs is not supported yet)"
+                            : " (range_constraints)");
+  }
+  return Error::Ok;
 }
 
 Result<uint64_t> Pt2Program::intermediate_bytes(size_t method) const {

@@ -47,6 +47,7 @@ class Pt2Program final : public Program {
                                          MemoryAllocator& scratch,
                                          const MethodLoadOptions& options) const override;
   Result<uint64_t> intermediate_bytes(size_t method) const override;
+  Error check_input_shape(size_t method, size_t index, Span<const int32_t> shape) const override;
   Error check_dependencies(size_t method) const override;
   Result<Method> load_method(size_t method, MemoryManager& memory,
                              const MethodLoadOptions& options) const override;

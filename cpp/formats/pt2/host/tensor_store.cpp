@@ -112,6 +112,24 @@ Result<HostTensor> TensorStore::view(ByteSpan storage, const StridedView& v,
   return out;
 }
 
+Result<HostTensor> TensorStore::zeros(ScalarType dtype, const std::vector<int32_t>& sizes,
+                                      const std::string& what) {
+  HostTensor out;
+  out.dtype = dtype;
+  out.sizes = sizes;
+  uint64_t numel = 1;
+  for (int32_t s : sizes) {
+    TRI_CHECK(s >= 0 && (s == 0 || numel <= (uint64_t{1} << 48) / static_cast<uint64_t>(s)),
+              Error::InvalidProgram, "%s: too many elements", what.c_str());
+    numel *= static_cast<uint64_t>(s);
+  }
+  out.nbytes = static_cast<size_t>(numel) * element_size(dtype);
+  TRI_ASSIGN_OR_RETURN(out.data, allocate(out.nbytes, what));
+  memset(out.data, 0, out.nbytes);
+  out.owned = true;
+  return out;
+}
+
 Result<HostTensor> TensorStore::writable_copy(const HostTensor& tensor, const std::string& what) {
   HostTensor out = tensor;
   TRI_ASSIGN_OR_RETURN(out.data, allocate(tensor.nbytes, what));

@@ -41,6 +41,9 @@ class TensorStore {
   // The tensor `view` of `storage` (named `what`). An empty storage with
   // elements in view means zeros.
   Result<HostTensor> view(ByteSpan storage, const StridedView& view, const std::string& what);
+  // A new zero-filled tensor the store owns (constants the lowering makes).
+  Result<HostTensor> zeros(ScalarType dtype, const std::vector<int32_t>& sizes,
+                           const std::string& what);
   // A writable copy of `tensor` (module state that runs update).
   Result<HostTensor> writable_copy(const HostTensor& tensor, const std::string& what);
 
