@@ -172,33 +172,8 @@ Error HostModel::size_memory() {
             "cannot allocate %zu bytes of kernel scratch memory", options_.temp_bytes);
   needs_.assign(program_->num_methods(), MethodMemoryNeeds());
   size_t temp_bytes = options_.temp_bytes;
-  // The trial build's bookkeeping (method_builder.h) goes here; it grows
-  // until a method fits, up to the same cap as the memory plan.
-  AlignedBuffer trial_buffer;
-  size_t trial_bytes = size_t{1} << 18;
-  const MethodLoadOptions load_options = method_load_options();
   for (size_t m = 0; m < program_->num_methods(); ++m) {
-    for (;;) {
-      if (trial_buffer.size() < trial_bytes) {
-        TRI_CHECK(trial_buffer.allocate(trial_bytes), Error::MemoryAllocationFailed,
-                  "cannot allocate %zu bytes to size method '%s'", trial_bytes,
-                  program_->method_name(m));
-      }
-      MemoryAllocator trial(trial_buffer.data(), trial_buffer.size());
-      MemoryAllocator scratch(temp_arena_.data(), temp_arena_.size());
-      Result<MethodMemoryNeeds> needs = program_->memory_needs(m, trial, scratch, load_options);
-      if (needs.ok()) {
-        needs_[m] = *needs;
-        break;
-      }
-      if (!trial.exhausted()) return needs.error();
-      TRI_CHECK(trial_bytes <= options_.max_planned_bytes / 2, Error::LimitExceeded,
-                "method '%s' needs more than %zu bytes for its value table and instructions, "
-                "over the limit of %llu (maxPlannedBytes)",
-                program_->method_name(m), trial_bytes,
-                static_cast<unsigned long long>(options_.max_planned_bytes));
-      trial_bytes *= 2;
-    }
+    TRI_TRY(size_method_memory(m));
     temp_bytes = needs_[m].temp_bytes > temp_bytes ? needs_[m].temp_bytes : temp_bytes;
   }
   TRI_CHECK(temp_bytes <= options_.max_planned_bytes, Error::LimitExceeded,
@@ -211,6 +186,35 @@ Error HostModel::size_memory() {
               temp_bytes);
   }
   return Error::Ok;
+}
+
+// What method `m` needs (needs_[m]), by a trial build whose bookkeeping
+// buffer grows until the method fits, up to the same cap as the memory plan.
+Error HostModel::size_method_memory(size_t m) {
+  AlignedBuffer trial_buffer;
+  size_t trial_bytes = size_t{1} << 18;
+  const MethodLoadOptions load_options = method_load_options();
+  for (;;) {
+    if (trial_buffer.size() < trial_bytes) {
+      TRI_CHECK(trial_buffer.allocate(trial_bytes), Error::MemoryAllocationFailed,
+                "cannot allocate %zu bytes to size method '%s'", trial_bytes,
+                program_->method_name(m));
+    }
+    MemoryAllocator trial(trial_buffer.data(), trial_buffer.size());
+    MemoryAllocator scratch(temp_arena_.data(), temp_arena_.size());
+    Result<MethodMemoryNeeds> needs = program_->memory_needs(m, trial, scratch, load_options);
+    if (needs.ok()) {
+      needs_[m] = *needs;
+      return Error::Ok;
+    }
+    if (!trial.exhausted()) return needs.error();
+    TRI_CHECK(trial_bytes <= options_.max_planned_bytes / 2, Error::LimitExceeded,
+              "method '%s' needs more than %zu bytes for its value table and instructions, "
+              "over the limit of %llu (maxPlannedBytes)",
+              program_->method_name(m), trial_bytes,
+              static_cast<unsigned long long>(options_.max_planned_bytes));
+    trial_bytes *= 2;
+  }
 }
 
 MethodLoadOptions HostModel::method_load_options() const {
@@ -270,10 +274,13 @@ Result<HostModel::MethodState*> HostModel::method_state(const std::string& name)
 Result<uint8_t*> HostModel::prepare_input(const std::string& method,
                                           size_t index,
                                           const std::vector<int32_t>& shape) {
-  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
   TRI_ASSIGN_OR_RETURN(const size_t method_index, program_->method_index(method.c_str()));
-  TRI_TRY(program_->check_input_shape(method_index, index,
-                                      Span<const int32_t>(shape.data(), shape.size())));
+  const Span<const int32_t> shape_span(shape.data(), shape.size());
+  if (program_->needs_replan(method_index, index, shape_span)) {
+    TRI_TRY(replan(method, method_index, index, shape_span));
+  }
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+  TRI_TRY(program_->check_input_shape(method_index, index, shape_span));
   TRI_ASSIGN_OR_RETURN(
       Tensor* tensor,
       state->method.prepare_input_tensor(
@@ -301,6 +308,50 @@ Result<uint8_t*> HostModel::prepare_input(const std::string& method,
   }
   state->staged_inputs[index] = tensor;
   return staging.data();
+}
+
+// Input `index` outgrew an unbounded dimension: the program plans again and
+// the method is rebuilt on the new plan. Inputs already written for this run
+// are carried over; the scratch arena grows if the new plan needs more.
+Error HostModel::replan(const std::string& method, size_t method_index, size_t index,
+                        Span<const int32_t> shape) {
+  struct SavedInput {
+    size_t index;
+    std::vector<int32_t> shape;
+    std::vector<uint8_t> bytes;
+  };
+  std::vector<SavedInput> saved;
+  auto found = methods_.find(method);
+  if (found != methods_.end()) {
+    MethodState& old = *found->second;
+    for (size_t i = 0; i < old.method.num_inputs(); ++i) {
+      // Tensor inputs only: formats that re-plan (.pt2) take no scalars.
+      const EValue& value = old.method.input(i);
+      if (i == index || value.tag != Tag::Tensor) continue;
+      const Tensor& t = value.to_tensor();
+      if (t.data() == nullptr) continue;
+      SavedInput s{i, std::vector<int32_t>(t.sizes().begin(), t.sizes().end()), {}};
+      // Staged inputs hold their row-major bytes in staging until execute().
+      const uint8_t* bytes = old.staged_inputs[i] != nullptr ? old.input_staging[i].data()
+                                                            : static_cast<const uint8_t*>(t.data());
+      s.bytes.assign(bytes, bytes + t.nbytes());
+      saved.push_back(std::move(s));
+    }
+    methods_.erase(found);  // destroys the Method before its plan goes
+  }
+  TRI_TRY(program_->replan(method_index, index, shape));
+  TRI_TRY(size_method_memory(method_index));
+  if (needs_[method_index].temp_bytes > temp_arena_.size()) {
+    // Every method's scratch is this one arena: rebuild them all on the new one.
+    methods_.clear();
+    TRI_CHECK(temp_arena_.allocate(needs_[method_index].temp_bytes), Error::MemoryAllocationFailed,
+              "cannot allocate %zu bytes of scratch memory", needs_[method_index].temp_bytes);
+  }
+  for (const SavedInput& s : saved) {
+    TRI_ASSIGN_OR_RETURN(uint8_t* dst, prepare_input(method, s.index, s.shape));
+    memcpy(dst, s.bytes.data(), s.bytes.size());
+  }
+  return Error::Ok;
 }
 
 Error HostModel::set_input_scalar(const std::string& method, size_t index,

@@ -73,6 +73,9 @@ class HostModel {
   struct MethodState;
   Result<MethodState*> method_state(const std::string& name);
   Error size_memory();
+  Error size_method_memory(size_t method);
+  Error replan(const std::string& method, size_t method_index, size_t index,
+               Span<const int32_t> shape);
   MethodLoadOptions method_load_options() const;
 
   std::vector<OwnedBytes> data_bytes_;
@@ -82,7 +85,7 @@ class HostModel {
   OwnedBytes bytes_;
   HostOptions options_;
   std::unique_ptr<LoadedFile> file_;
-  const Program* program_ = nullptr;
+  Program* program_ = nullptr;
   AlignedBuffer temp_arena_;
   std::vector<MethodMemoryNeeds> needs_;
   std::map<std::string, std::unique_ptr<MethodState>> methods_;

@@ -18,7 +18,9 @@ class LoadedFile {
   virtual ~LoadedFile() = default;
   // The id of the format that opened it ("pte", "bpte", ...).
   virtual const char* format() const = 0;
-  virtual const Program& program() const = 0;
+  // The file's program; mutable because a format may re-plan its memory
+  // (Program::replan) when inputs outgrow an unbounded dimension.
+  virtual Program& program() = 0;
   // Test cases embedded in the file (bundled programs); none by default.
   virtual size_t bundled_test_count() const { return 0; }
   // {"method","inputs","outputs"} in the CLI's JSON form.

@@ -1,7 +1,9 @@
 // PT2 archives through the JS API and the real wasm build: a tiny archive
 // runs, and every hostile archive of issue 9 fails with a TridentError that
 // says what is wrong, leaving the module able to load and run the next one.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { repoPath } from '../helpers/paths.js';
 import { Tensor, TridentError, load } from '../helpers/trident.js';
 import { tinyArchive, tinyModelJson, tinyRecords } from '../helpers/pt2-archive.js';
 import { makeZip } from '../helpers/zip.js';
@@ -25,6 +27,42 @@ describe('PT2 archives', () => {
     expect(model.sampleInputs('model')).toBeNull();
     model.dispose();
     await expectTinyRuns();
+  });
+
+  // x [s0, 4] * w, viewed through sym_size to [s0, 2, 2], summed, flattened
+  // to [2*s0] (the fuzzer's seed graph), with s0 bounded or unbounded.
+  const dynamicArchive = (range: { min_val: number; max_val: number | null }): Uint8Array => {
+    const graph = JSON.parse(readFileSync(repoPath('tests', 'fuzz', 'pt2_seeds', 'dynamic_batch.json'), 'utf8'));
+    graph.range_constraints = { s0: range };
+    return tinyArchive({ ...tinyRecords(), 'tiny/models/model.json': JSON.stringify(graph) });
+  };
+  const expectDynamicRun = async (model: Awaited<ReturnType<typeof load>>, batch: number) => {
+    const x = Array.from({ length: batch * 4 }, (_, i) => i / 4);
+    const [z] = (await model.run('model', [Tensor.from('float32', x, [batch, 4])])) as Tensor[];
+    const w = [1, 2, 3, 4];
+    const want = Array.from({ length: 2 * batch }, (_, k) => {
+      const [i, j] = [Math.floor(k / 2), k % 2];
+      return w[2 * j]! * x[4 * i + 2 * j]! + w[2 * j + 1]! * x[4 * i + 2 * j + 1]!;
+    });
+    expect(z!.shape).toEqual([2 * batch]);
+    expect(Array.from(z!.data as Float32Array)).toEqual(want.map(Math.fround));
+  };
+
+  it('dynamic shapes: planned for the range, checked against it', async () => {
+    const model = await load(dynamicArchive({ min_val: 1, max_val: 8 }));
+    expect(model.method('model').inputs[0]).toMatchObject({ shape: [8, 4], dynamism: 'bounded' });
+    for (const batch of [3, 8, 1]) await expectDynamicRun(model, batch);
+    await expect(model.run('model', [Tensor.from('float32', new Array(36).fill(0), [9, 4])])).rejects.toThrow(/upper bound/);
+    await expectDynamicRun(model, 2);
+    model.dispose();
+  });
+
+  it('dynamic shapes: an unbounded dimension plans again for larger inputs', async () => {
+    const model = await load(dynamicArchive({ min_val: 2, max_val: null }));
+    expect(model.method('model').inputs[0]).toMatchObject({ shape: [5, 4], dynamism: 'unbounded' });
+    for (const batch of [5, 2, 7, 300, 4]) await expectDynamicRun(model, batch);
+    await expect(model.run('model', [Tensor.from('float32', [0, 0, 0, 0], [1, 4])])).rejects.toThrow(/s0 must be at least 2/);
+    model.dispose();
   });
 
   const cut = (bytes: Uint8Array, n: number) => bytes.subarray(0, n);

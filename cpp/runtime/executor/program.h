@@ -68,6 +68,24 @@ class Program {
     return Error::Ok;
   }
 
+  // Whether input `index` taking `shape` needs a new memory plan (a
+  // dimension the file leaves unbounded has outgrown the plan), and making
+  // one: afterwards num_planned_buffers, planned_buffer_size, memory_needs and
+  // load_method describe the new plan. The caller must have destroyed every
+  // Method it loaded for `method` before calling replan().
+  virtual bool needs_replan(size_t method, size_t index, Span<const int32_t> shape) const {
+    (void)method;
+    (void)index;
+    (void)shape;
+    return false;
+  }
+  virtual Error replan(size_t method, size_t index, Span<const int32_t> shape) {
+    (void)method;
+    (void)index;
+    (void)shape;
+    return Error::NotSupported;
+  }
+
   // Every planned intermediate's bytes added up, for a front end that plans
   // by lifetime (what sharing saves is this minus the planned bytes);
   // NotSupported where the file brings its own plan.

@@ -350,15 +350,66 @@ TEST(Pt2Program, DynamicShapesPlanForTheUpperBoundAndCheckTheRange) {
   expect_dynamic_run(model, 2);  // still usable
 }
 
-TEST(Pt2Program, AnUnboundedDimensionIsPlannedForItsExampleSize) {
+TEST(Pt2Program, AnUnboundedDimensionIsPlannedForItsExampleSizeThenPlannedAgain) {
   host::HostModel model;
   ASSERT_EQ(load(model, make_zip(dynamic_records(false))), Error::Ok) << last_error_message();
+  auto bound = [&]() { return model.program().input_info(0, 0)->sizes[0]; };
+  EXPECT_EQ(bound(), 5);  // the example size
   expect_dynamic_run(model, 5);
   expect_dynamic_run(model, 2);
-  EXPECT_FALSE(model.prepare_input("model", 0, {6, 4}).ok());
-  EXPECT_NE(std::string(last_error_message()).find("s0 was planned for at most 5 (the archive gives no upper bound"),
-            std::string::npos)
+  // Larger inputs re-plan (at least doubling the bound), never overflow.
+  expect_dynamic_run(model, 6);
+  EXPECT_EQ(bound(), 10);
+  expect_dynamic_run(model, 31);
+  EXPECT_EQ(bound(), 31);
+  expect_dynamic_run(model, 3);
+  EXPECT_EQ(bound(), 31);
+  // The range's lower end still holds.
+  EXPECT_FALSE(model.prepare_input("model", 0, {1, 4}).ok());
+  EXPECT_NE(std::string(last_error_message()).find("s0 must be at least 2"), std::string::npos)
       << last_error_message();
+}
+
+// Inputs w [4] and x [s0, 4], s0 unbounded: when x outgrows the plan, w,
+// already written for this run, is carried over to the new plan.
+TEST(Pt2Program, ReplanningKeepsTheInputsAlreadyWritten) {
+  std::vector<ZipRecord> records = dynamic_records(false);
+  std::string json;
+  for (const ZipRecord& r : records) {
+    if (r.name == "tiny/models/model.json") json = r.data;
+  }
+  const std::string parameter =
+      "{\"parameter\": {\"arg\": {\"name\": \"p_w\"}, \"parameter_name\": \"w\"}}";
+  const size_t at = json.find(parameter);
+  ASSERT_NE(at, std::string::npos);
+  json.replace(at, parameter.size(), "{\"user_input\": {\"arg\": {\"as_tensor\": {\"name\": \"p_w\"}}}}");
+  host::HostModel model;
+  ASSERT_EQ(load(model, make_zip(with(records, "tiny/models/model.json", json))), Error::Ok)
+      << last_error_message();
+  ASSERT_EQ(model.program().num_inputs(0), 2u);
+  const float w[] = {2, -1, 0.5f, 3};
+  for (int32_t batch : {3, 9, 40}) {
+    SCOPED_TRACE(batch);
+    std::vector<float> x(static_cast<size_t>(batch) * 4);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = 0.25f * static_cast<float>(i);
+    Result<uint8_t*> dw = model.prepare_input("model", 0, {4});
+    ASSERT_TRUE(dw.ok()) << last_error_message();
+    std::memcpy(*dw, w, sizeof(w));
+    Result<uint8_t*> dx = model.prepare_input("model", 1, {batch, 4});  // may re-plan
+    ASSERT_TRUE(dx.ok()) << last_error_message();
+    std::memcpy(*dx, x.data(), x.size() * 4);
+    ASSERT_EQ(model.execute("model"), Error::Ok) << last_error_message();
+    const Tensor& z = (*model.output("model", 0))->to_tensor();
+    ASSERT_EQ(z.size(0), 2 * batch);
+    for (int32_t i = 0; i < batch; ++i) {
+      for (int j = 0; j < 2; ++j) {
+        const size_t a = static_cast<size_t>(i) * 4 + 2 * j;
+        EXPECT_FLOAT_EQ(z.data_ptr<const float>()[2 * i + j],
+                        w[2 * j] * x[a] + w[2 * j + 1] * x[a + 1]);
+      }
+    }
+  }
+  EXPECT_EQ(model.program().input_info(0, 1)->sizes[0], 40);
 }
 
 struct Hostile {

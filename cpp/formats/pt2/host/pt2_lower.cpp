@@ -279,7 +279,11 @@ Error Lowerer::bind_symbols() {
       min = std::max<int64_t>(range->second.min, 0);
       max = range->second.max;
     }
-    if (max >= kUnbounded) {
+    auto bound = in_.bound_overrides.find(symbol);
+    if (bound != in_.bound_overrides.end()) {
+      max = bound->second;
+      unbounded_.insert(symbol);
+    } else if (max >= kUnbounded) {
       auto hint = hints.find(symbol);
       TRI_CHECK(hint != hints.end(), Error::NotSupported,
                 "%s: symbol '%s' has no upper bound and no example size to plan for",
@@ -833,7 +837,13 @@ Error Lowerer::bind_signature() {
         HostTensor tensor = *t;
         if (spec.kind == InputKind::Buffer && mutated_buffers_.count(spec.target) != 0) {
           // Module state: runs update it and later runs see the update.
-          TRI_ASSIGN_OR_RETURN(tensor, in_.store->writable_copy(*t, "buffer '" + spec.target + "'"));
+          auto kept = in_.mutable_state->find(spec.target);
+          if (kept != in_.mutable_state->end()) {
+            tensor = kept->second;
+          } else {
+            TRI_ASSIGN_OR_RETURN(tensor, in_.store->writable_copy(*t, "buffer '" + spec.target + "'"));
+            in_.mutable_state->emplace(spec.target, tensor);
+          }
         }
         TRI_ASSIGN_OR_RETURN(const int32_t v, constant_tensor(tensor, spec.name, spec.target));
         tensors_[spec.name] = v;
@@ -861,6 +871,8 @@ Error Lowerer::bind_signature() {
             dim.max = bare ? sym_max_[d.expr] : 0;
             dim.unbounded = bare && unbounded_.count(d.expr) != 0;
           }
+          // Callers may pass any size here: the program plans again for it.
+          if (dim.unbounded) method_.values[static_cast<size_t>(v)].tensor.dynamism = ShapeDynamism::DynamicUnbound;
           dims.push_back(dim);
         }
         method_.input_dims.push_back(std::move(dims));

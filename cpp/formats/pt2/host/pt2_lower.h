@@ -26,6 +26,13 @@ struct LoweringInputs {
   const std::map<std::string, HostTensor>* constants = nullptr;
   // Owns the writable copies of buffers the graph mutates.
   TensorStore* store = nullptr;
+  // Module state by FQN, kept across re-lowerings so that re-planning does
+  // not reset it: a mutated buffer found here is used as it is; one that is
+  // not is copied from the weights and added.
+  std::map<std::string, HostTensor>* mutable_state = nullptr;
+  // Planning bounds that replace the graph's (re-planning for larger inputs
+  // of an unbounded symbol).
+  std::map<std::string, int64_t> bound_overrides;
   uint64_t max_planned_bytes = uint64_t{1} << 30;
 };
 

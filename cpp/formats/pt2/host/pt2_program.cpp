@@ -52,16 +52,13 @@ Result<std::unique_ptr<Pt2Program>> Pt2Program::load(ByteSpan bytes,
 
 Error Pt2Program::load_model(const Pt2Archive& archive, const Pt2ModelRecords& model) {
   TRI_ASSIGN_OR_RETURN(const ByteSpan json, archive.record(model.json_record));
-  TRI_ASSIGN_OR_RETURN(const Pt2Graph graph, read_graph(json, model.json_record));
-  TRI_ASSIGN_OR_RETURN(const Pt2Weights weights, load_weights(archive, model, store_));
-  LoweringInputs in;
-  in.method_name = model.name;
-  in.graph = &graph;
-  in.state = &weights.state;
-  in.constants = &weights.constants;
-  in.store = &store_;
-  in.max_planned_bytes = options_.max_planned_bytes;
-  TRI_ASSIGN_OR_RETURN(LoweredMethod method, lower_graph(in));
+  auto source = std::make_unique<ModelSource>();
+  source->name = model.name;
+  TRI_ASSIGN_OR_RETURN(source->graph, read_graph(json, model.json_record));
+  TRI_ASSIGN_OR_RETURN(source->weights, load_weights(archive, model, store_));
+  const Pt2Graph& graph = source->graph;
+  sources_.push_back(std::move(source));
+  TRI_ASSIGN_OR_RETURN(LoweredMethod method, lower(sources_.size() - 1, {}));
 
   std::vector<SampleValue> samples;
   if (!model.sample_inputs.empty()) {
@@ -91,6 +88,48 @@ Error Pt2Program::load_model(const Pt2Archive& archive, const Pt2ModelRecords& m
   methods_.push_back(std::move(method));
   samples_.push_back(std::move(samples));
   has_samples_.push_back(!model.sample_inputs.empty());
+  return Error::Ok;
+}
+
+Result<LoweredMethod> Pt2Program::lower(size_t model, const std::map<std::string, int64_t>& bounds) {
+  ModelSource& source = *sources_[model];
+  LoweringInputs in;
+  in.method_name = source.name;
+  in.graph = &source.graph;
+  in.state = &source.weights.state;
+  in.constants = &source.weights.constants;
+  in.store = &store_;
+  in.mutable_state = &source.state;
+  in.bound_overrides = bounds;
+  in.max_planned_bytes = options_.max_planned_bytes;
+  TRI_ASSIGN_OR_RETURN(LoweredMethod method, lower_graph(in));
+  source.bounds = bounds;
+  return method;
+}
+
+bool Pt2Program::needs_replan(size_t method, size_t index, Span<const int32_t> shape) const {
+  if (method >= methods_.size() || index >= methods_[method].input_dims.size()) return false;
+  const std::vector<InputDim>& dims = methods_[method].input_dims[index];
+  for (size_t d = 0; d < dims.size() && d < shape.size(); ++d) {
+    if (dims[d].unbounded && shape[d] > dims[d].max) return true;
+  }
+  return false;
+}
+
+// Plans again for the larger size (at least twice the old bound, so that
+// growing inputs re-plan a logarithmic number of times).
+Error Pt2Program::replan(size_t method, size_t index, Span<const int32_t> shape) {
+  TRI_CHECK(needs_replan(method, index, shape), Error::InvalidState,
+            "method %zu needs no new plan for input %zu", method, index);
+  std::map<std::string, int64_t> bounds = sources_[method]->bounds;
+  const std::vector<InputDim>& dims = methods_[method].input_dims[index];
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d].unbounded && shape[d] > dims[d].max) {
+      bounds[dims[d].symbol] = std::max<int64_t>(shape[d], 2 * dims[d].max);
+    }
+  }
+  TRI_ASSIGN_OR_RETURN(LoweredMethod lowered, lower(method, bounds));
+  methods_[method] = std::move(lowered);
   return Error::Ok;
 }
 

@@ -4,12 +4,15 @@
 // per method) is what the heap-free run path reads.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cpp/formats/pt2/host/lowered_method.h"
 #include "cpp/formats/pt2/host/pt2_archive.h"
+#include "cpp/formats/pt2/host/pt2_graph.h"
+#include "cpp/formats/pt2/host/pt2_weights.h"
 #include "cpp/formats/pt2/host/tensor_store.h"
 #include "cpp/runtime/executor/program.h"
 
@@ -48,6 +51,8 @@ class Pt2Program final : public Program {
                                          const MethodLoadOptions& options) const override;
   Result<uint64_t> intermediate_bytes(size_t method) const override;
   Error check_input_shape(size_t method, size_t index, Span<const int32_t> shape) const override;
+  bool needs_replan(size_t method, size_t index, Span<const int32_t> shape) const override;
+  Error replan(size_t method, size_t index, Span<const int32_t> shape) override;
   Error check_dependencies(size_t method) const override;
   Result<Method> load_method(size_t method, MemoryManager& memory,
                              const MethodLoadOptions& options) const override;
@@ -65,11 +70,23 @@ class Pt2Program final : public Program {
  private:
   Pt2Program() : store_(uint64_t{1} << 30) {}
   Error load_model(const Pt2Archive& archive, const Pt2ModelRecords& model);
+  Result<LoweredMethod> lower(size_t model, const std::map<std::string, int64_t>& bounds);
+
+  // What re-lowering a model needs: its graph, its weights, its module state
+  // and the bounds it was last planned for.
+  struct ModelSource {
+    std::string name;
+    Pt2Graph graph;
+    Pt2Weights weights;
+    std::map<std::string, HostTensor> state;
+    std::map<std::string, int64_t> bounds;
+  };
 
   Pt2LoadOptions options_;
   Pt2Layout layout_ = Pt2Layout::RawWeights;
   TensorStore store_;
   std::vector<LoweredMethod> methods_;
+  std::vector<std::unique_ptr<ModelSource>> sources_;
   std::vector<std::vector<SampleValue>> samples_;
   std::vector<bool> has_samples_;
 };
