@@ -111,6 +111,18 @@ class NativeProgram {
     return *json;
   }
 
+  // An input read back after a run (inputs the method mutates), in
+  // output()'s JSON form; "" on failure.
+  std::string input(const std::string& method, size_t index) {
+    Result<std::string> json = model_.input_json(method, index);
+    if (!json.ok()) {
+      record(json.error());
+      return "";
+    }
+    record(Error::Ok);
+    return *json;
+  }
+
   int bundledTestCount() const { return static_cast<int>(model_.bundled_test_count()); }
 
   std::string bundledTest(size_t index) {
@@ -212,6 +224,7 @@ EMSCRIPTEN_BINDINGS(trident) {
       .function("bundledTestCount", &NativeProgram::bundledTestCount)
       .function("bundledTest", &NativeProgram::bundledTest)
       .function("sampleInputs", &NativeProgram::sampleInputs)
+      .function("input", &NativeProgram::input)
       .function("lastError", &NativeProgram::lastError)
       .function("lastErrorCode", &NativeProgram::lastErrorCode);
 }

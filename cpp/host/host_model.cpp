@@ -156,6 +156,11 @@ std::string HostModel::describe_json() const {
     }
     method["instructions"] = program_->num_instructions(m);
     method["plannedBytes"] = planned;
+    nlohmann::json mutated = nlohmann::json::array();
+    for (size_t i = 0; i < program_->num_inputs(m); ++i) {
+      if (program_->mutates_input(m, i)) mutated.push_back(i);
+    }
+    if (!mutated.empty()) method["mutatedInputs"] = std::move(mutated);
     // Lifetime-planned formats: the plan against every intermediate apart.
     Result<uint64_t> intermediates = program_->intermediate_bytes(m);
     if (intermediates.ok()) method["intermediateBytes"] = *intermediates;
@@ -406,6 +411,17 @@ Result<std::string> HostModel::output_json(const std::string& method,
   json["ptr"] = reinterpret_cast<uintptr_t>(copy.data());
   json["contiguous"] = true;
   return json.dump();
+}
+
+Result<std::string> HostModel::input_json(const std::string& method, size_t index) {
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+  TRI_CHECK(index < state->method.num_inputs(), Error::InvalidArgument,
+            "method '%s' has %zu inputs; input %zu does not exist", method.c_str(),
+            state->method.num_inputs(), index);
+  const EValue& value = state->method.input(index);
+  TRI_CHECK(!value.is_tensor() || value.to_tensor().is_contiguous(), Error::NotSupported,
+            "method '%s': input %zu is not stored row-major", method.c_str(), index);
+  return value_json(value, /*with_pointer=*/true).dump();
 }
 
 size_t HostModel::bundled_test_count() const {

@@ -47,7 +47,8 @@ class HostModel {
   const Program& program() const { return *program_; }
 
   // {"methods":[{"name","inputs","outputs","instructions","plannedBytes",
-  //   "intermediateBytes" (lifetime-planned formats only),
+  //   "intermediateBytes" (lifetime-planned formats only), "mutatedInputs"
+  //   (indices of inputs a run writes back into, when any),
   //   "delegates":[{"backend","nodeCounts":{type: n},"nodes":[{"type",
   //   "inputs":[{"dtype","shape"}],"outputs":[...]}]}]}]}
   std::string describe_json() const;
@@ -62,6 +63,8 @@ class HostModel {
   // The output value; valid until the next call on this method.
   Result<const EValue*> output(const std::string& method, size_t index);
   // JSON for the bindings: tensors as {"kind","dtype","shape","ptr","nbytes"}.
+  // input_json reads an input back (one the method mutates, after a run).
+  Result<std::string> input_json(const std::string& method, size_t index);
   Result<std::string> output_json(const std::string& method, size_t index);
 
   size_t bundled_test_count() const;

@@ -76,6 +76,12 @@ export class Model {
       } else if (typeof value === 'number') handle.setScalar(method, i, 'Double', String(value));
     });
     handle.execute(method);
+    // A graph that mutates an argument (torch.export's user_input_mutation)
+    // updates the caller's tensor, as the module call would in PyTorch.
+    for (const i of info.mutatedInputs ?? []) {
+      const value = inputs[i];
+      if (value instanceof Tensor) handle.readInputInto(method, i, value);
+    }
     return handle.readOutputs(method).map((out, i) => toOutputValue(out, `${method}: output ${i}`));
   }
 
@@ -133,6 +139,7 @@ function toMethodInfo(raw: RawMethod): MethodInfo {
     ...(raw.instructions !== undefined && { instructions: raw.instructions }),
     ...(raw.plannedBytes !== undefined && { plannedBytes: raw.plannedBytes }),
     ...(raw.intermediateBytes !== undefined && { intermediateBytes: raw.intermediateBytes }),
+    ...(raw.mutatedInputs !== undefined && { mutatedInputs: Object.freeze([...raw.mutatedInputs]) }),
     delegates: Object.freeze(
       (raw.delegates ?? []).map((d) =>
         Object.freeze({

@@ -62,6 +62,11 @@ export interface MethodInfo {
    * up, to set against plannedBytes (what sharing memory saves).
    */
   readonly intermediateBytes?: number;
+  /**
+   * Inputs the method mutates in place (a .pt2 graph's user_input_mutation):
+   * run() writes their new values back into the Tensors passed in.
+   */
+  readonly mutatedInputs?: readonly number[];
   /** The method's delegates, in DelegateCall index order (empty when it has none). */
   readonly delegates: readonly DelegateInfo[];
 }

@@ -65,6 +65,27 @@ describe('PT2 archives', () => {
     model.dispose();
   });
 
+  it('a mutated user input is written back into the caller\'s tensor', async () => {
+    // y = x * w, and x += 1 (user_input_mutation), as torch.export writes an in-place argument update.
+    const graph = JSON.parse(tinyModelJson());
+    const g = graph.graph_module.graph;
+    g.nodes.unshift({
+      target: 'torch.ops.aten.add.Tensor',
+      inputs: [{ name: 'self', arg: { as_tensor: { name: 'x' } } }, { name: 'other', arg: { as_int: 1 } }],
+      outputs: [{ as_tensor: { name: 'add' } }],
+    });
+    g.tensor_values.add = g.tensor_values.x;
+    g.outputs.unshift({ as_tensor: { name: 'add' } });
+    graph.graph_module.signature.output_specs.unshift({ user_input_mutation: { arg: { name: 'add' }, user_input_name: 'x' } });
+    const model = await load(tinyArchive({ ...tinyRecords(), 'tiny/models/model.json': JSON.stringify(graph) }));
+    expect(model.method('model').mutatedInputs).toEqual([0]);
+    const x = Tensor.from('float32', [1, -1, 0.5, 2]);
+    const [y] = await model.run('model', [x]);
+    expect((y as Tensor).toArray()).toEqual([1, -2, 1.5, 8]);
+    expect(x.toArray()).toEqual([2, 0, 1.5, 3]);
+    model.dispose();
+  });
+
   const cut = (bytes: Uint8Array, n: number) => bytes.subarray(0, n);
   const badDirectory = (): Uint8Array => {
     const bytes = tinyArchive().slice();

@@ -68,6 +68,14 @@ class Program {
     return Error::Ok;
   }
 
+  // Whether a run writes a new value into input `index` (a graph that
+  // mutates its argument in place, as a .pt2's user_input_mutation says).
+  virtual bool mutates_input(size_t method, size_t index) const {
+    (void)method;
+    (void)index;
+    return false;
+  }
+
   // Whether input `index` taking `shape` needs a new memory plan (a
   // dimension the file leaves unbounded has outgrown the plan), and making
   // one: afterwards num_planned_buffers, planned_buffer_size, memory_needs and

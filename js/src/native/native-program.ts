@@ -73,6 +73,20 @@ export class NativeHandle {
     this.check(this.live().execute(method), `run('${method}')`);
   }
 
+  /**
+   * Copies input `index`'s bytes, as the last run left them, into `tensor`
+   * (which must have the input's dtype and shape): for inputs a method
+   * mutates in place.
+   */
+  readInputInto(method: string, index: number, tensor: Tensor): void {
+    const raw = this.json<RawOutput>(this.live().input(method, index), `run('${method}'): input ${index}`);
+    if (!isTensorOutput(raw) || raw.nbytes !== tensor.data.byteLength) {
+      throw new TridentError(`run('${method}'): input ${index} came back with another size`, ErrorCode.Internal);
+    }
+    const data = tensor.data;
+    new Uint8Array(data.buffer, data.byteOffset, data.byteLength).set(this.module.HEAPU8.subarray(raw.ptr, raw.ptr + raw.nbytes));
+  }
+
   /** Copies every output out of the heap; call right after execute(). */
   readOutputs(method: string): NativeOutput[] {
     const program = this.live();

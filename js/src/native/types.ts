@@ -15,6 +15,7 @@ export interface NativeProgram {
   bundledTestCount(): number;
   bundledTest(index: number): string;
   sampleInputs(method: string): string;
+  input(method: string, index: number): string;
   lastError(): string;
   lastErrorCode(): number;
   delete(): void;
@@ -76,6 +77,7 @@ export interface RawMethod {
   instructions?: number;
   plannedBytes?: number;
   intermediateBytes?: number;
+  mutatedInputs?: number[];
   delegates?: RawDelegate[];
 }
 

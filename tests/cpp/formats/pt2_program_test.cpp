@@ -412,6 +412,56 @@ TEST(Pt2Program, ReplanningKeepsTheInputsAlreadyWritten) {
   EXPECT_EQ(model.program().input_info(0, 1)->sizes[0], 40);
 }
 
+// x -> y = x * w (user output), and x += 1 (user_input_mutation), with an
+// effect token through the signature.
+std::string mutating_model_json() {
+  std::string json = model_json();
+  auto replace = [&](const std::string& from, const std::string& to) {
+    const size_t at = json.find(from);
+    if (at != std::string::npos) json.replace(at, from.size(), to);
+  };
+  replace("\"nodes\": [", "\"nodes\": [{\"target\": \"torch.ops.aten.add.Tensor\", \"inputs\": "
+          "[{\"name\": \"self\", \"arg\": {\"as_tensor\": {\"name\": \"x\"}}}, {\"name\": "
+          "\"other\", \"arg\": {\"as_int\": 1}}], \"outputs\": [{\"as_tensor\": {\"name\": "
+          "\"add\"}}]}, ");
+  replace("\"tensor_values\": {", "\"tensor_values\": {\"add\": " + meta("4") + ", ");
+  replace("\"outputs\": [{\"as_tensor\": {\"name\": \"y\"}}], \"nodes\"",
+          "\"outputs\": [{\"as_tensor\": {\"name\": \"add\"}}, {\"as_tensor\": {\"name\": \"y\"}}], \"nodes\"");
+  replace("\"output_specs\": [", "\"output_specs\": [{\"user_input_mutation\": {\"arg\": {\"name\": "
+          "\"add\"}, \"user_input_name\": \"x\"}}, ");
+  // Effect tokens are (empty) tensor placeholders in the graph.
+  replace("\"inputs\": [{\"as_tensor\": {\"name\": \"p_w\"}}", "\"inputs\": [{\"as_tensor\": "
+          "{\"name\": \"token\"}}, {\"as_tensor\": {\"name\": \"p_w\"}}");
+  replace("\"input_specs\": [", "\"input_specs\": [{\"token\": {\"arg\": {\"name\": \"token\"}}}, ");
+  return json;
+}
+
+TEST(Pt2Program, AMutatedUserInputIsWrittenBackAndTokensCarryNothing) {
+  host::HostModel model;
+  ASSERT_EQ(load(model, make_zip(with(tiny_records(), "tiny/models/model.json", mutating_model_json()))),
+            Error::Ok)
+      << last_error_message();
+  ASSERT_EQ(model.program().num_inputs(0), 1u);
+  EXPECT_TRUE(model.program().mutates_input(0, 0));
+  EXPECT_NE(model.describe_json().find("\"mutatedInputs\":[0]"), std::string::npos);
+  for (int run = 0; run < 2; ++run) {
+    Result<uint8_t*> x = model.prepare_input("model", 0, {4});
+    ASSERT_TRUE(x.ok()) << last_error_message();
+    const float in[] = {1, -1, 0.5f, 2};
+    std::memcpy(*x, in, sizeof(in));
+    ASSERT_EQ(model.execute("model"), Error::Ok) << last_error_message();
+    // y reads x before the mutation; the input slot then holds x + 1.
+    const float* y = (*model.output("model", 0))->to_tensor().data_ptr<const float>();
+    EXPECT_EQ(y[1], -2);
+    EXPECT_EQ(y[3], 8);
+    const float* after = reinterpret_cast<const float*>(*x);
+    EXPECT_EQ(after[0], 2);
+    EXPECT_EQ(after[1], 0);
+    EXPECT_EQ(after[3], 3);
+    EXPECT_NE(model.input_json("model", 0)->find("\"shape\":[4]"), std::string::npos);
+  }
+}
+
 struct Hostile {
   const char* what;
   std::vector<uint8_t> bytes;

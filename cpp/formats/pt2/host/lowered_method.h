@@ -70,6 +70,9 @@ struct LoweredMethod {
   std::vector<std::string> input_names;
   std::vector<std::vector<InputDim>> input_dims;
   std::vector<int32_t> outputs;
+  // Method inputs the graph mutates (user_input_mutation): each run ends by
+  // writing the new value into the input's slot.
+  std::vector<size_t> mutated_inputs;
   // Buffers the graph mutates (module state), by FQN: the value whose
   // writable constant memory every run updates.
   std::map<std::string, int32_t> state;

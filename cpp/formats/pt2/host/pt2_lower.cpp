@@ -881,7 +881,9 @@ Error Lowerer::bind_signature() {
       case InputKind::ConstantInput:
         break;  // specialised away at export; the caller passes nothing
       case InputKind::Token:
-        return fail(Error::NotSupported, "%s: effect tokens are not supported", where_.c_str());
+        // An effect token orders side effects; it carries no data.
+        tensors_[spec.name] = add_value(LoweredValue());
+        break;
       case InputKind::CustomObj:
         return fail(Error::NotSupported,
                     "%s: torchbind custom objects ('%s') are not supported", where_.c_str(),
@@ -893,7 +895,7 @@ Error Lowerer::bind_signature() {
 
 Error Lowerer::bind_outputs() {
   where_ = in_.method_name + ", outputs";
-  std::vector<std::pair<int32_t, int32_t>> write_backs;  // (state, new value)
+  std::vector<std::pair<int32_t, int32_t>> write_backs;  // (buffer or input, new value)
   for (size_t i = 0; i < graph_.output_specs.size(); ++i) {
     const Pt2OutputSpec& spec = graph_.output_specs[i];
     const Pt2Arg& arg = spec.arg;
@@ -927,11 +929,23 @@ Error Lowerer::bind_outputs() {
         method_.state[spec.target] = state->second;
         break;
       }
-      case OutputKind::UserInputMutation:
-      case OutputKind::Token:
-        // Inputs are the runtime's copies; a mutation of one is not seen by
-        // the caller (documented in the README's status table).
+      case OutputKind::UserInputMutation: {
+        // Written into the input's slot at the end of the run; the API
+        // hands it back to the caller's tensor.
+        TRI_ASSIGN_OR_RETURN(const Json* name, field(*arg.value, "name", w));
+        TRI_ASSIGN_OR_RETURN(const std::string n, as_string(*name, w));
+        TRI_ASSIGN_OR_RETURN(const int32_t v, tensor_named(n, w));
+        const auto input = std::find(method_.input_names.begin(), method_.input_names.end(), spec.target);
+        TRI_CHECK(input != method_.input_names.end(), Error::InvalidProgram,
+                  "%s: mutates user input '%s', which is not a tensor input", w.c_str(),
+                  spec.target.c_str());
+        const size_t index = static_cast<size_t>(input - method_.input_names.begin());
+        write_backs.emplace_back(method_.inputs[index], v);
+        method_.mutated_inputs.push_back(index);
         break;
+      }
+      case OutputKind::Token:
+        break;  // effect tokens carry no data
       default:
         return fail(Error::NotSupported,
                     "%s: training outputs (loss, gradients, parameter mutations) are not "
@@ -939,7 +953,8 @@ Error Lowerer::bind_outputs() {
                     w.c_str());
     }
   }
-  // Every buffer update lands after the graph has read the old values.
+  // Every buffer and input update lands after the graph has read the old
+  // values.
   for (const auto& [state, update] : write_backs) {
     ArgValues args{{"self", state}, {"src", update}};
     TRI_TRY(emit("aten::copy.out", args, {state}));

@@ -1,5 +1,6 @@
 #include "cpp/formats/pt2/host/pt2_program.h"
 
+#include <algorithm>
 #include <cinttypes>
 
 #include "cpp/formats/pt2/host/pt2_graph.h"
@@ -105,6 +106,12 @@ Result<LoweredMethod> Pt2Program::lower(size_t model, const std::map<std::string
   TRI_ASSIGN_OR_RETURN(LoweredMethod method, lower_graph(in));
   source.bounds = bounds;
   return method;
+}
+
+bool Pt2Program::mutates_input(size_t method, size_t index) const {
+  if (method >= methods_.size()) return false;
+  const std::vector<size_t>& mutated = methods_[method].mutated_inputs;
+  return std::find(mutated.begin(), mutated.end(), index) != mutated.end();
 }
 
 bool Pt2Program::needs_replan(size_t method, size_t index, Span<const int32_t> shape) const {

@@ -51,6 +51,7 @@ class Pt2Program final : public Program {
                                          const MethodLoadOptions& options) const override;
   Result<uint64_t> intermediate_bytes(size_t method) const override;
   Error check_input_shape(size_t method, size_t index, Span<const int32_t> shape) const override;
+  bool mutates_input(size_t method, size_t index) const override;
   bool needs_replan(size_t method, size_t index, Span<const int32_t> shape) const override;
   Error replan(size_t method, size_t index, Span<const int32_t> shape) override;
   Error check_dependencies(size_t method) const override;
