@@ -322,6 +322,7 @@ Error HostModel::replan(const std::string& method, size_t method_index, size_t i
                         Span<const int32_t> shape) {
   struct SavedInput {
     size_t index;
+    EValue scalar;  // Int, Double or Bool inputs
     std::vector<int32_t> shape;
     std::vector<uint8_t> bytes;
   };
@@ -330,12 +331,15 @@ Error HostModel::replan(const std::string& method, size_t method_index, size_t i
   if (found != methods_.end()) {
     MethodState& old = *found->second;
     for (size_t i = 0; i < old.method.num_inputs(); ++i) {
-      // Tensor inputs only: formats that re-plan (.pt2) take no scalars.
       const EValue& value = old.method.input(i);
-      if (i == index || value.tag != Tag::Tensor) continue;
+      if (i == index) continue;
+      if (value.tag == Tag::Int || value.tag == Tag::Double || value.tag == Tag::Bool) {
+        saved.push_back(SavedInput{i, value, {}, {}});
+        continue;
+      }
+      if (value.tag != Tag::Tensor || value.to_tensor().data() == nullptr) continue;
       const Tensor& t = value.to_tensor();
-      if (t.data() == nullptr) continue;
-      SavedInput s{i, std::vector<int32_t>(t.sizes().begin(), t.sizes().end()), {}};
+      SavedInput s{i, EValue(), std::vector<int32_t>(t.sizes().begin(), t.sizes().end()), {}};
       // Staged inputs hold their row-major bytes in staging until execute().
       const uint8_t* bytes = old.staged_inputs[i] != nullptr ? old.input_staging[i].data()
                                                             : static_cast<const uint8_t*>(t.data());
@@ -353,6 +357,10 @@ Error HostModel::replan(const std::string& method, size_t method_index, size_t i
               "cannot allocate %zu bytes of scratch memory", needs_[method_index].temp_bytes);
   }
   for (const SavedInput& s : saved) {
+    if (s.scalar.tag != Tag::None) {
+      TRI_TRY(set_input_scalar(method, s.index, s.scalar));
+      continue;
+    }
     TRI_ASSIGN_OR_RETURN(uint8_t* dst, prepare_input(method, s.index, s.shape));
     memcpy(dst, s.bytes.data(), s.bytes.size());
   }
