@@ -137,6 +137,20 @@ TEST(Pt2Program, RunsATinyRawWeightsArchive) {
   EXPECT_EQ(model.sample_inputs_json("model").error(), Error::NotFound);
 }
 
+// torch writes fake (meta) tensors as empty blobs: the weight is zeros.
+TEST(Pt2Program, AnEmptyWeightBlobMeansZeros) {
+  host::HostModel model;
+  ASSERT_EQ(load(model, make_zip(with(tiny_records(), "tiny/data/weights/weight_0", ""))), Error::Ok)
+      << last_error_message();
+  Result<uint8_t*> x = model.prepare_input("model", 0, {4});
+  ASSERT_TRUE(x.ok()) << last_error_message();
+  const float in[] = {1, -1, 0.5f, 2};
+  std::memcpy(*x, in, sizeof(in));
+  ASSERT_EQ(model.execute("model"), Error::Ok) << last_error_message();
+  const Tensor& y = (*model.output("model", 0))->to_tensor();
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(y.data_ptr<const float>()[i], 0.0f) << i;
+}
+
 TEST(Pt2Program, EveryModelOfTheArchiveIsAMethod) {
   std::vector<ZipRecord> records = tiny_records();
   TinyModel add;
