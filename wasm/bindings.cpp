@@ -102,54 +102,36 @@ class NativeProgram {
   }
 
   std::string output(const std::string& method, size_t index) {
-    Result<std::string> json = model_.output_json(method, index);
-    if (!json.ok()) {
-      record(json.error());
-      return "";
-    }
-    record(Error::Ok);
-    return *json;
+    return text_or_empty(model_.output_json(method, index));
   }
 
   // An input read back after a run (inputs the method mutates), in
   // output()'s JSON form; "" on failure.
   std::string input(const std::string& method, size_t index) {
-    Result<std::string> json = model_.input_json(method, index);
-    if (!json.ok()) {
-      record(json.error());
-      return "";
-    }
-    record(Error::Ok);
-    return *json;
+    return text_or_empty(model_.input_json(method, index));
   }
 
   int bundledTestCount() const { return static_cast<int>(model_.bundled_test_count()); }
 
   std::string bundledTest(size_t index) {
-    Result<std::string> json = model_.bundled_test_json(index);
-    if (!json.ok()) {
-      record(json.error());
-      return "";
-    }
-    return *json;
+    return text_or_empty(model_.bundled_test_json(index));
   }
 
   // The example inputs a .pt2 stores for `method` (a JSON array); "" with
   // NotFound when the file has none.
   std::string sampleInputs(const std::string& method) {
-    Result<std::string> json = model_.sample_inputs_json(method);
-    if (!json.ok()) {
-      record(json.error());
-      return "";
-    }
-    record(Error::Ok);
-    return *json;
+    return text_or_empty(model_.sample_inputs_json(method));
   }
 
   std::string lastError() const { return message_; }
   int lastErrorCode() const { return static_cast<int>(code_); }
 
  private:
+  // A JSON answer, or "" with the error recorded for lastError().
+  std::string text_or_empty(Result<std::string> json) {
+    record(json.ok() ? Error::Ok : json.error());
+    return json.ok() ? *json : std::string();
+  }
   void record(Error code) {
     code_ = code;
     message_ = code == Error::Ok ? "" : last_error_message();

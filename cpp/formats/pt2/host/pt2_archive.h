@@ -37,7 +37,6 @@ class Pt2Archive {
   const std::vector<Pt2ModelRecords>& models() const { return models_; }
   const ZipArchive& zip() const { return zip_; }
 
-  bool has(const std::string& name) const { return zip_.find(name.c_str()).ok(); }
   // The stored bytes of record `name` (a full entry name).
   Result<ByteSpan> record(const std::string& name) const;
 
