@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// trident: inspect and run ExecuTorch programs from the command line.
+// trident: inspect and run models from the command line, and TFRT's
+// mlir-to-bef and bef-run tools.
 // A user of the public API (dist/js/index.js) only: build it first with
 // `npm run build:js` (npm test and npm start do).
 //
 // Output contract: on success the result goes to stdout (with --json, exactly
 // one JSON document); on failure, one line "trident: <message>" on stderr
-// and exit code 1.
+// and exit code 1. mlir-to-bef and bef-run mirror TFRT's tools instead:
+// their stdout, stderr and exit code are what tfrt_translate and
+// bef_executor would give (a failure to start still follows the contract).
 
 import { USAGE, parseArgs } from './cli/args.mjs';
 
@@ -29,7 +32,14 @@ function oneLine(err) {
 
 try {
   const output = await main(process.argv.slice(2));
-  process.stdout.write(`${output}\n`);
+  if (typeof output === 'string') {
+    process.stdout.write(`${output}\n`);
+  } else {
+    // Tools that mirror TFRT's print their own streams and exit code.
+    process.stdout.write(output.stdout);
+    process.stderr.write(output.stderr);
+    process.exitCode = output.exitCode;
+  }
 } catch (err) {
   process.stderr.write(`trident: ${oneLine(err)}\n`);
   process.exitCode = 1;

@@ -2,7 +2,8 @@
 # The sanitizer pass: builds everything with clang, ASan and UBSan into
 # build/fuzz, runs the C++ units there, then runs the .pte loader fuzzer for a
 # a fixed number of inputs (default 300000) and the XnnpackBackend payload
-# fuzzer and the PT2 model fuzzer for a third of that each, from a fixed seed, so a run is
+# fuzzer, the PT2 model fuzzer and the BEF file and MLIR text fuzzers for a
+# third of that each, from a fixed seed, so a run is
 # reproducible: the same tree gives the same inputs. Seeds are the project's
 # fixtures and, when present, the ../shared corpus. FUZZ_SECONDS=N fuzzes for
 # N seconds with a random seed instead, for exploring. A test failure, crash, leak or sanitizer report fails
@@ -61,3 +62,18 @@ if [ -f ../shared/corpus/pt2/pytorch__executorch/linear.pt2 ]; then
     ../shared/corpus/pt2/pytorch__executorch/linear.pt2 "$pwork/linear.json"
 fi
 run_fuzzer pt2_fuzzer "$pwork" "$((runs / 3))"
+
+# BEF: seeds are the project's MLIR seeds and, when present, TFRT's own
+# tests, translated by the native translator; the MLIR fuzzer mutates the
+# text itself.
+mwork=$(mktemp -d)
+bwork=$(mktemp -d)
+cp tests/fuzz/mlir_seeds/*.mlir "$mwork/"
+if [ -d ../shared/corpus/bef/mlir_tests ]; then
+  find ../shared/corpus/bef/mlir_tests -name '*.mlir' -exec cp --backup=numbered {} "$mwork/" \;
+fi
+for f in "$mwork"/*; do
+  ./build/fuzz/tools/trident-mlir-to-bef "$f" -o "$bwork/$(basename "$f").bef" 2>/dev/null || true
+done
+run_fuzzer bef_fuzzer "$bwork" "$((runs / 3))"
+run_fuzzer mlir_fuzzer "$mwork" "$((runs / 6))"

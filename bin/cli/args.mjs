@@ -4,16 +4,43 @@
 export const USAGE = `usage:
   trident inspect FILE [--json]
   trident run FILE [--method NAME] [--input SPEC]... [--data FILE.ptd]... [--json]
+  trident mlir-to-bef IN.mlir -o OUT.bef
+  trident mlir-to-bef IN.mlir --verify-diagnostics [--split-input-file]
+  trident bef-run [FILE.bef | -] [--verify-diagnostics SOURCE.mlir] [--functions a,b]
+                  [--test_init_function NAME] [--print_error_code] [--work_queue_type=s|mstd[:N]]
+                  [--allow-unknown-kernels]
 
 SPEC: a .npy file, a JSON tensor '{"dtype":"float32","shape":[2,2],"values":[1,2,3,4]}',
       a number (Int or Double, as the method's input expects) or true/false.
 NAME defaults to 'forward', or to the file's only method. Without --input, a
-file's stored sample inputs (a .pt2's data/sample_inputs) are used.`;
+file's stored sample inputs (a .pt2's data/sample_inputs) are used.
+mlir-to-bef translates TFRT MLIR as tfrt_translate -mlir-to-bef does; bef-run
+prints what TFRT's bef_executor prints (stdin when FILE is - or absent).`;
 
 const OPTIONS = {
   inspect: { json: 'flag' },
   run: { json: 'flag', method: 'value', input: 'list', data: 'list' },
+  'mlir-to-bef': { output: 'value', 'split-input-file': 'flag', 'verify-diagnostics': 'flag' },
+  'bef-run': {
+    'verify-diagnostics': 'value',
+    functions: 'value',
+    test_init_function: 'value',
+    print_error_code: 'flag',
+    work_queue_type: 'value',
+    host_allocator_type: 'value',
+    'allow-unknown-kernels': 'flag',
+  },
 };
+
+// TFRT's tools take LLVM-style options, which may start with one dash
+// (`-work_queue_type=mstd`); `-o` names the output.
+function normalize(command, arg) {
+  if (command === 'mlir-to-bef' && arg === '-o') return '--output';
+  if (command === 'bef-run' && /^-[a-z_]{2,}/.test(arg)) return `-${arg}`;
+  return arg;
+}
+
+const STDIN_OK = new Set(['bef-run']);
 
 /**
  * @returns {{command: string, file: string, options: Record<string, any>} | {command: 'help'}}
@@ -22,11 +49,13 @@ export function parseArgs(argv) {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { command: 'help' };
   const known = OPTIONS[command];
-  if (known === undefined) throw new Error(`unknown command '${command}'; expected inspect or run (see trident --help)`);
+  if (known === undefined) {
+    throw new Error(`unknown command '${command}'; expected inspect, run, mlir-to-bef or bef-run (see trident --help)`);
+  }
   const options = { input: [], data: [] };
   const positionals = [];
   for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i];
+    const arg = normalize(command, rest[i]);
     if (!arg.startsWith('--') || arg === '--') {
       positionals.push(arg);
       continue;
@@ -47,6 +76,7 @@ export function parseArgs(argv) {
     if (kind === 'list') options[name].push(value);
     else options[name] = value;
   }
+  if (positionals.length === 0 && STDIN_OK.has(command)) positionals.push('-');
   if (positionals.length !== 1) {
     throw new Error(positionals.length === 0 ? `'${command}' needs a FILE` : `'${command}' takes one FILE, got ${positionals.length}: ${positionals.join(' ')}`);
   }

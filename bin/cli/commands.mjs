@@ -1,7 +1,8 @@
-// `trident inspect` and `trident run`.
+// `trident inspect`, `trident run`, `trident mlir-to-bef` and `trident bef-run`.
 
+import { readFile, writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { load, stringifyJson, valueToJson } from '../../dist/js/index.js';
+import { load, mlirToBef, runBefExecutor, stringifyJson, valueToJson, verifyMlirToBef } from '../../dist/js/index.js';
 import { formatInspect, formatRun } from './format.mjs';
 import { parseInputSpec } from './input-spec.mjs';
 
@@ -45,3 +46,37 @@ function defaultMethod(model) {
   const names = model.methods.map((m) => m.name);
   return names.length === 1 && !names.includes('forward') ? names[0] : 'forward';
 }
+
+export async function mlirToBefCommand(file, options) {
+  if (options['verify-diagnostics'] === true) {
+    const check = await verifyMlirToBef(await readFile(file, 'utf8'), { filename: file, splitInputFile: options['split-input-file'] === true });
+    return { stdout: '', stderr: check.stderr, exitCode: check.exitCode };
+  }
+  if (options.output === undefined) throw new Error('mlir-to-bef needs -o OUT.bef (or --verify-diagnostics)');
+  const bytes = await mlirToBef(await readFile(file, 'utf8'), { filename: file });
+  await writeFile(options.output, bytes);
+  return { stdout: '', stderr: '', exitCode: 0 };
+}
+
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+export async function befRun(file, options) {
+  const bytes = file === '-' ? await readStdin() : new Uint8Array(await readFile(file));
+  const queue = options.work_queue_type ?? 's';
+  if (!/^(s|mstd(:\d+)?)$/.test(queue)) throw new Error(`unknown --work_queue_type '${queue}'; expected s or mstd[:N]`);
+  const report = await runBefExecutor(bytes, {
+    functions: options.functions === undefined ? undefined : options.functions.split(',').filter((f) => f !== ''),
+    initFunction: options.test_init_function,
+    printErrorCode: options.print_error_code === true,
+    multiThreadedQueue: queue !== 's',
+    allowUnknownKernels: options['allow-unknown-kernels'] === true,
+    verifySource: options['verify-diagnostics'] === undefined ? undefined : await readFile(options['verify-diagnostics'], 'utf8'),
+  });
+  return report;
+}
+
+export { mlirToBefCommand as 'mlir-to-bef', befRun as 'bef-run' };

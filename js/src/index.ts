@@ -22,3 +22,12 @@ export {
 export { valueFromJson, valueToJson, stringifyJson, jsonNumber, type JsonTensor, type JsonScalar, type JsonNumber } from './json-value.js';
 export { env, type WasmEnv } from './env.js';
 export { registerKernel, type KernelFunction, type KernelValue, type RegisterKernelOptions } from './custom-kernels.js';
+export {
+  mlirToBef,
+  runBefExecutor,
+  verifyMlirToBef,
+  type MlirToBefOptions,
+  type BefExecutorOptions,
+  type BefExecutorReport,
+  type TranslationCheck,
+} from './tfrt.js';

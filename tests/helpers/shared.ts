@@ -8,6 +8,7 @@ import { REPO_ROOT } from './paths.js';
 
 export const SHARED_DIR = path.resolve(REPO_ROOT, '..', 'shared');
 export const PTE_CORPUS = path.join(SHARED_DIR, 'corpus', 'pte');
+export const BEF_CORPUS = path.join(SHARED_DIR, 'corpus', 'bef');
 export const hasShared = existsSync(PTE_CORPUS);
 
 /** Absolute path of a file in ../shared/corpus/pte. */

@@ -39,6 +39,12 @@ export interface TridentModule {
   sniffBytes(): number;
   /** Routes operator `name` to the JS kernel call-back; returns an Error code. */
   registerJsKernel(name: string): number;
+  /** MLIR text to BEF: {bytes} or {error, message, line, column}. */
+  mlirToBef(source: string, filename: string): { bytes?: Uint8Array; error?: string; message?: string; line?: number; column?: number };
+  /** Runs a BEF file like bef_executor; options and answer are JSON. */
+  befRun(bytes: Uint8Array, optionsJson: string): string;
+  /** tfrt_translate -verify-diagnostics: {exitCode, err} as JSON. */
+  mlirToBefVerify(source: string, filename: string, split: boolean): string;
 }
 
 export interface ModuleFactoryOptions {
