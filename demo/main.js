@@ -122,7 +122,7 @@ function openFiles(files) {
   const all = [...files];
   const data = all.filter((f) => f.name.toLowerCase().endsWith('.ptd'));
   const program = all.find((f) => !data.includes(f));
-  if (!program) return showError(new Error("no program among the files: choose a .pte, .bpte or .pt2 (plus a program's .ptd files)"));
+  if (!program) return showError(new Error("no program among the files: choose a .pte, .bpte, .pt2, .bef or .mlir (plus a program's .ptd files)"));
   const suffix = data.length ? ` + ${data.map((f) => f.name).join(', ')}` : '';
   return open(program, `${program.name}${suffix}`, data);
 }

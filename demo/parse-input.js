@@ -19,6 +19,9 @@ export function defaultText(spec) {
       return 'false';
     case 'Double':
       return '1.0';
+    case 'None':
+      // A TFRT chain, which carries no value.
+      return 'null';
     default:
       return '1';
   }

@@ -11,7 +11,7 @@ export const USAGE = `usage:
                   [--allow-unknown-kernels]
 
 SPEC: a .npy file, a JSON tensor '{"dtype":"float32","shape":[2,2],"values":[1,2,3,4]}',
-      a number (Int or Double, as the method's input expects) or true/false.
+      a number (Int or Double, as the method's input expects), true/false, or null (None).
 NAME defaults to 'forward', or to the file's only method. Without --input, a
 file's stored sample inputs (a .pt2's data/sample_inputs) are used.
 mlir-to-bef translates TFRT MLIR as tfrt_translate -mlir-to-bef does; bef-run

@@ -2,8 +2,8 @@
 // to tell an Int from a Double.
 //
 // SPEC is one of: a JSON tensor {"dtype","shape","values"} (or scalar
-// {"type","value"}); a bare number; true/false; a path to a .npy file (or to
-// a file holding a JSON tensor).
+// {"type","value"}); a bare number; true/false; null (a None input, such as
+// a TFRT chain); a path to a .npy file (or to a file holding a JSON tensor).
 
 import { readFile } from 'node:fs/promises';
 import { formatValueInfo, valueFromJson } from '../../dist/js/index.js';
@@ -24,6 +24,7 @@ export async function parseInputSpec(spec, info, where) {
   const text = spec.trim();
   if (text.startsWith('{')) return fromJsonText(text, where);
   if (text === 'true' || text === 'false') return text === 'true';
+  if (text === 'null') return null;
   const special = SPECIAL[text.toLowerCase()];
   if (NUMBER.test(text) || special !== undefined) return fromNumber(text, special, info, where);
   return fromFile(spec, where);

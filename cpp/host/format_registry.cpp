@@ -3,23 +3,12 @@
 #include <cstdio>
 #include <string>
 
+#include "cpp/formats/bef/host/bef_open.h"
 #include "cpp/formats/pt2/host/pt2_open.h"
 #include "cpp/formats/pte/host/pte_open.h"
 
 namespace tri::host {
 namespace {
-
-bool starts_with(ByteSpan bytes, std::initializer_list<uint8_t> prefix) {
-  if (bytes.size() < prefix.size()) return false;
-  size_t i = 0;
-  for (uint8_t b : prefix) {
-    if (bytes[i++] != b) return false;
-  }
-  return true;
-}
-
-// PyTorch 2 archives are zips; the front end tells them from other zips.
-bool sniff_bef(ByteSpan head) { return starts_with(head, {0x0b, 0xef}); }
 
 // The formats, in the order they are tried. Adding a format: one line here.
 const FileFormat kFileFormats[] = {
@@ -27,7 +16,10 @@ const FileFormat kFileFormats[] = {
     {"bpte", "ExecuTorch bundled program (.bpte)", "\"BP\" at byte 4", &pte::sniff_bpte,
      &pte::open_bpte},
     {"pt2", "PyTorch 2 archive (.pt2)", "a zip, \"PK\\x03\\x04\"", &pt2::sniff_pt2, &pt2::open_pt2},
-    {"bef", "TFRT binary executable (.bef)", "0x0B 0xEF", &sniff_bef, nullptr},
+    {"bef", "TFRT binary executable (.bef)", "0x0B 0xEF", &bef::sniff_bef, &bef::open_bef},
+    // Text: tried last, after every binary signature.
+    {"mlir", "TFRT MLIR text (.mlir)", "text starting with //, func.func or module", &bef::sniff_mlir,
+     &bef::open_mlir},
 };
 
 const DataFormat kDataFormats[] = {

@@ -20,6 +20,9 @@ constexpr size_t kSniffBytes = 16;
 struct OpenOptions {
   // Cap on the memory plan of any method (hostile files ask for anything).
   uint64_t max_planned_bytes = uint64_t{1} << 30;
+  // Cap on what one run may execute (instructions, or a dataflow format's
+  // kernels), so that a looping program cannot hang its host.
+  uint64_t max_instructions_per_run = 100000000;
 };
 
 struct FileFormat {

@@ -62,17 +62,28 @@ Error HostModel::load(OwnedBytes bytes, const HostOptions& options) {
   options_ = options;
   OpenOptions open_options;
   open_options.max_planned_bytes = options.max_planned_bytes;
+  open_options.max_instructions_per_run = options.max_instructions_per_run;
   Result<std::unique_ptr<LoadedFile>> file =
       open_file(ByteSpan(bytes.data(), bytes.size()), open_options);
   if (!file.ok()) return file.error();
-  const Program& program = (*file)->program();
+  if ((*file)->program() == nullptr) {
+    // A format of dataflow functions: it has checked its kernels at open and
+    // owns its memory.
+    functions_ = (*file)->functions();
+    TRI_CHECK(functions_ != nullptr, Error::Internal, "the %s file has neither methods nor functions",
+              (*file)->format());
+    file_ = file.take();
+    bytes_ = std::move(bytes);
+    return Error::Ok;
+  }
+  const Program& program = *(*file)->program();
   // A program this build cannot run fails here, at load, naming the missing
   // operators or backends, rather than at its first run.
   for (size_t m = 0; m < program.num_methods(); ++m) {
     TRI_TRY(program.check_dependencies(m));
   }
   file_ = file.take();
-  program_ = &file_->program();
+  program_ = file_->program();
   // Every method is prepared now (memory plan, constants, external data,
   // delegates), so whatever would stop a run is reported by load().
   Error err = size_memory();
@@ -125,6 +136,7 @@ nlohmann::json delegates_json(const Method& method) {
 }  // namespace
 
 std::string HostModel::describe_json() const {
+  if (functions_ != nullptr) return functions_->describe_json();
   nlohmann::json methods = nlohmann::json::array();
   for (size_t m = 0; program_ != nullptr && m < program_->num_methods(); ++m) {
     nlohmann::json method;
@@ -279,6 +291,9 @@ Result<HostModel::MethodState*> HostModel::method_state(const std::string& name)
 Result<uint8_t*> HostModel::prepare_input(const std::string& method,
                                           size_t index,
                                           const std::vector<int32_t>& shape) {
+  TRI_CHECK(functions_ == nullptr, Error::NotSupported,
+            "%s: tensor arguments of %s functions are not supported yet; pass scalars",
+            method.c_str(), format());
   TRI_ASSIGN_OR_RETURN(const size_t method_index, program_->method_index(method.c_str()));
   const Span<const int32_t> shape_span(shape.data(), shape.size());
   if (program_->needs_replan(method_index, index, shape_span)) {
@@ -369,11 +384,13 @@ Error HostModel::replan(const std::string& method, size_t method_index, size_t i
 
 Error HostModel::set_input_scalar(const std::string& method, size_t index,
                                   const EValue& value) {
+  if (functions_ != nullptr) return functions_->set_input_scalar(method, index, value);
   TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
   return state->method.set_input_scalar(index, value);
 }
 
 Error HostModel::execute(const std::string& method) {
+  if (functions_ != nullptr) return functions_->execute(method);
   TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
   for (size_t i = 0; i < state->staged_inputs.size(); ++i) {
     if (state->staged_inputs[i] != nullptr) {
@@ -386,12 +403,15 @@ Error HostModel::execute(const std::string& method) {
 }
 
 Result<size_t> HostModel::output_count(const std::string& method) {
+  if (functions_ != nullptr) return functions_->output_count(method);
   TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
   return state->method.num_outputs();
 }
 
 Result<const EValue*> HostModel::output(const std::string& method,
                                         size_t index) {
+  TRI_CHECK(functions_ == nullptr, Error::NotSupported,
+            "%s: %s functions give their outputs as JSON (output_json)", method.c_str(), format());
   TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
   TRI_CHECK(index < state->method.num_outputs(), Error::InvalidArgument,
             "method '%s' has %zu outputs; output %zu does not exist",
@@ -402,6 +422,7 @@ Result<const EValue*> HostModel::output(const std::string& method,
 
 Result<std::string> HostModel::output_json(const std::string& method,
                                            size_t index) {
+  if (functions_ != nullptr) return functions_->output_json(method, index);
   TRI_ASSIGN_OR_RETURN(const EValue* value, output(method, index));
   if (!value->is_tensor() || value->to_tensor().is_contiguous()) {
     return value_json(*value, /*with_pointer=*/true).dump();
@@ -422,6 +443,8 @@ Result<std::string> HostModel::output_json(const std::string& method,
 }
 
 Result<std::string> HostModel::input_json(const std::string& method, size_t index) {
+  TRI_CHECK(functions_ == nullptr, Error::NotSupported,
+            "%s: %s functions do not mutate their inputs", method.c_str(), format());
   TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
   TRI_CHECK(index < state->method.num_inputs(), Error::InvalidArgument,
             "method '%s' has %zu inputs; input %zu does not exist", method.c_str(),
@@ -443,6 +466,9 @@ Result<std::string> HostModel::bundled_test_json(size_t index) const {
 
 Result<std::string> HostModel::sample_inputs_json(const std::string& method) const {
   TRI_CHECK(file_ != nullptr, Error::InvalidState, "no program is loaded");
+  if (functions_ != nullptr) {
+    return fail(Error::NotFound, "%s files store no sample inputs", format());
+  }
   TRI_ASSIGN_OR_RETURN(const size_t index, program_->method_index(method.c_str()));
   return file_->sample_inputs_json(index);
 }

@@ -41,10 +41,13 @@ class HostModel {
   Error add_data_file(OwnedBytes bytes);
   Error load(OwnedBytes bytes, const HostOptions& options = HostOptions());
 
-  bool loaded() const { return program_ != nullptr; }
+  bool loaded() const { return program_ != nullptr || functions_ != nullptr; }
   // The id of the file's format (format_registry.h), "" before load().
   const char* format() const { return file_ ? file_->format() : ""; }
+  // For formats of planned methods (functions() is nullptr then).
   const Program& program() const { return *program_; }
+  // For formats of dataflow functions (BEF): the calls below go there.
+  FunctionProgram* functions() const { return functions_; }
 
   // {"methods":[{"name","inputs","outputs","instructions","plannedBytes",
   //   "intermediateBytes" (lifetime-planned formats only), "mutatedInputs"
@@ -89,6 +92,7 @@ class HostModel {
   HostOptions options_;
   std::unique_ptr<LoadedFile> file_;
   Program* program_ = nullptr;
+  FunctionProgram* functions_ = nullptr;
   AlignedBuffer temp_arena_;
   std::vector<MethodMemoryNeeds> needs_;
   std::map<std::string, std::unique_ptr<MethodState>> methods_;

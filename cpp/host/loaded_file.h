@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 
+#include "cpp/host/function_program.h"
 #include "cpp/runtime/core/named_data_map.h"
 #include "cpp/runtime/core/result.h"
 #include "cpp/runtime/executor/program.h"
@@ -18,9 +19,13 @@ class LoadedFile {
   virtual ~LoadedFile() = default;
   // The id of the format that opened it ("pte", "bpte", ...).
   virtual const char* format() const = 0;
-  // The file's program; mutable because a format may re-plan its memory
-  // (Program::replan) when inputs outgrow an unbounded dimension.
-  virtual Program& program() = 0;
+  // The file's program of planned methods; mutable because a format may
+  // re-plan its memory (Program::replan) when inputs outgrow an unbounded
+  // dimension. nullptr for a format that runs dataflow functions instead.
+  virtual Program* program() = 0;
+  // The file's functions, for a format whose programs are dataflow
+  // functions over async values (BEF); nullptr otherwise.
+  virtual FunctionProgram* functions() { return nullptr; }
   // Test cases embedded in the file (bundled programs); none by default.
   virtual size_t bundled_test_count() const { return 0; }
   // {"method","inputs","outputs"} in the CLI's JSON form.

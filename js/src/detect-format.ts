@@ -8,7 +8,7 @@ import { loadWasm } from './native/load-wasm.js';
 import type { TridentModule } from './native/types.js';
 
 /** The id of a format the runtime recognizes. */
-export type ModelFormat = 'pte' | 'bpte' | 'pt2' | 'bef';
+export type ModelFormat = 'pte' | 'bpte' | 'pt2' | 'bef' | 'mlir';
 
 /** A format the runtime recognizes, and whether this build runs it. */
 export interface FormatInfo {

@@ -161,7 +161,10 @@ function toMethodInfo(raw: RawMethod): MethodInfo {
 }
 
 function toValueInfo(raw: RawValueSpec, where: string): ValueInfo {
-  if (raw.kind !== 'Tensor') return Object.freeze({ kind: raw.kind as ValueKind });
+  const type = raw.type !== undefined ? { type: raw.type } : {};
+  if (raw.kind !== 'Tensor') return Object.freeze({ kind: raw.kind as ValueKind, ...type });
+  // A format without declared tensor dtypes (BEF) gives the kind only.
+  if (raw.dtype === undefined) return Object.freeze({ kind: 'Tensor', ...type });
   return Object.freeze({
     kind: 'Tensor',
     dtype: assertDType(raw.dtype, where),

@@ -15,7 +15,9 @@ export type ValueKind =
   | 'DoubleList'
   | 'BoolList'
   | 'TensorList'
-  | 'OptionalTensorList';
+  | 'OptionalTensorList'
+  /** A format's own type the API cannot pass or return (a BEF `!ts.shape`). */
+  | 'Other';
 
 /** 'static': fixed shape; 'bounded': each dim at most `shape`; 'unbounded': any size of this rank. */
 export type Dynamism = 'static' | 'bounded' | 'unbounded';
@@ -23,6 +25,8 @@ export type Dynamism = 'static' | 'bounded' | 'unbounded';
 /** One input or output of a method. dtype/shape/dynamism are set for tensors. */
 export interface ValueInfo {
   readonly kind: ValueKind;
+  /** The format's own type name, where it has one (BEF: `i32`, `!tfrt.chain`). */
+  readonly type?: string;
   readonly dtype?: DType;
   readonly shape?: readonly number[];
   readonly dynamism?: Dynamism;
@@ -86,7 +90,8 @@ export type OutputValue = Tensor | number | bigint | boolean | string | null;
 
 /** "float32[1, 3]", "float32[<=8] (bounded)", "Int": for messages and tables. */
 export function formatValueInfo(info: ValueInfo): string {
-  if (info.kind !== 'Tensor') return info.kind;
+  if (info.kind !== 'Tensor') return info.type !== undefined ? `${info.type} (${info.kind})` : info.kind;
+  if (info.dtype === undefined && info.type !== undefined) return info.type;
   const dims = info.shape ? `[${info.shape.join(', ')}]` : '[?]';
   const dynamic = info.dynamism && info.dynamism !== 'static' ? ` (${info.dynamism})` : '';
   return `${info.dtype ?? '?'}${dims}${dynamic}`;

@@ -44,8 +44,8 @@ describe('detectFormat (asks the runtime)', () => {
 
   it('lists the formats the runtime recognizes and which ones this build runs', async () => {
     const formats = await fileFormats();
-    expect(formats.map((f) => f.id)).toEqual(['pte', 'bpte', 'pt2', 'bef']);
-    expect(formats.filter((f) => f.supported).map((f) => f.id)).toEqual(['pte', 'bpte', 'pt2']);
+    expect(formats.map((f) => f.id)).toEqual(['pte', 'bpte', 'pt2', 'bef', 'mlir']);
+    expect(formats.filter((f) => f.supported).map((f) => f.id)).toEqual(['pte', 'bpte', 'pt2', 'bef', 'mlir']);
   });
 });
 

@@ -128,6 +128,22 @@ describe('trident mlir-to-bef and bef-run', () => {
     );
   });
 
+  it('inspect and run TFRT MLIR like any model file', () => {
+    const mlir = path.join(tmp, 'run.mlir');
+    writeFileSync(mlir, PROGRAM);
+    const inspect = trident(['inspect', mlir]);
+    expect(inspect.status).toBe(0);
+    expect(inspect.stdout).toMatch(/add\s+i32 \(Int\), i32 \(Int\)\s+i32 \(Int\)/);
+    const run = trident(['run', mlir, '--method', 'add', '--input', '40', '--input', '2', '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^\{"outputs":\[\{"type":"Int","value":42\}\],"ms":[\d.]+\}\n$/);
+    // load() sees bytes, not a path: MLIR text loaded directly is named
+    // <input>.mlir in locations (mlirToBef({filename}) keeps a real name).
+    const failed = trident(['run', mlir, '--method', 'divide']);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/^trident: run\('divide'\): Divide by zero \(at <input>\.mlir:18:12\)\n$/);
+  });
+
   it('fail in one line on a syntax error', () => {
     const mlir = path.join(tmp, 'bad.mlir');
     writeFileSync(mlir, 'func.func @f() {\n  %x = "op"(%nope) : (i32) -> i32\n  tfrt.return\n}\n');

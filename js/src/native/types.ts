@@ -60,6 +60,7 @@ export type ModuleFactory = (options: ModuleFactoryOptions) => Promise<TridentMo
 /** One entry of describe()'s "inputs"/"outputs". */
 export interface RawValueSpec {
   kind: string;
+  type?: string;
   dtype?: string;
   shape?: number[];
   dynamism?: string;

@@ -7,8 +7,7 @@
 #include <memory>
 
 #include "cpp/formats/bef/executor/bef_executor.h"
-#include "cpp/kernels/tfrt/register_tfrt_kernels.h"
-#include "cpp/runtime/core/free_list_allocator.h"
+#include "cpp/formats/bef/host/bef_instance.h"
 
 namespace tri::bef {
 namespace {
@@ -124,7 +123,6 @@ int report_unverified(const std::vector<RuntimeDiagnostic>& diagnostics, std::st
 }  // namespace
 
 BefRunReport run_bef(const uint8_t* data, size_t size, const BefRunOptions& options) {
-  register_tfrt_kernels();
   BefRunReport report;
   report.out += "Choosing memory leak check allocator.\n";
   report.out += options.multi_threaded_queue ? "Choosing multi-threaded work queue.\n"
@@ -137,16 +135,11 @@ BefRunReport run_bef(const uint8_t* data, size_t size, const BefRunOptions& opti
     return report;
   };
 
-  // BEF sections align by address: give the bytes an 8-aligned home.
-  std::vector<uint64_t> aligned((size + 7) / 8);
-  if (size != 0) std::memcpy(aligned.data(), data, size);
-  const Span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(aligned.data()), size);
-  std::vector<uint8_t> index_memory(size * kIndexBytesPerFileByte + kIndexBytesBase);
-  MemoryAllocator index_allocator(index_memory.data(), index_memory.size());
-  BefProgramOptions program_options;
-  program_options.allow_unknown_kernels = options.allow_unknown_kernels;
+  BefInstanceOptions instance_options;
+  instance_options.allow_unknown_kernels = options.allow_unknown_kernels;
+  instance_options.heap_bytes = options.heap_bytes;
   SourceLocation where;
-  Result<BefProgram> opened = BefProgram::open(bytes, index_allocator, program_options, &where);
+  Result<std::unique_ptr<BefInstance>> opened = BefInstance::open(data, size, instance_options, &where);
   if (!opened.ok()) {
     RuntimeDiagnostic d;
     d.message = last_error_message();
@@ -158,12 +151,10 @@ BefRunReport run_bef(const uint8_t* data, size_t size, const BefRunOptions& opti
     diagnostics.push_back(std::move(d));
     return finish(0);
   }
-  const BefProgram& program = *opened;
+  BefInstance& instance = **opened;
+  const BefProgram& program = instance.program();
   const BefFile& file = program.file();
-
-  std::unique_ptr<uint8_t[]> heap_memory(new uint8_t[options.heap_bytes]);
-  FreeListAllocator heap(heap_memory.get(), options.heap_bytes);
-  HostContext host(heap);
+  HostContext& host = instance.host();
   Sinks sinks{&report.out, &diagnostics};
   host.set_print_hook(&print_to_string, &sinks);
   host.set_diagnostic_hook(&collect_diagnostic, &sinks);

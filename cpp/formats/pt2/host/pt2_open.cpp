@@ -10,7 +10,7 @@ class OpenedArchive final : public host::LoadedFile {
  public:
   explicit OpenedArchive(std::unique_ptr<Pt2Program> program) : program_(std::move(program)) {}
   const char* format() const override { return "pt2"; }
-  Program& program() override { return *program_; }
+  Program* program() override { return program_.get(); }
   Result<std::string> sample_inputs_json(size_t method) const override;
 
  private:

@@ -34,7 +34,7 @@ class OpenedProgram final : public LoadedFile {
  public:
   explicit OpenedProgram(PteProgram program) : program_(std::move(program)) {}
   const char* format() const override { return "pte"; }
-  Program& program() override { return program_; }
+  Program* program() override { return &program_; }
 
  private:
   PteProgram program_;
@@ -45,7 +45,7 @@ class OpenedBundle final : public LoadedFile {
   OpenedBundle(BundledProgram bundle, PteProgram program)
       : bundle_(std::move(bundle)), program_(std::move(program)) {}
   const char* format() const override { return "bpte"; }
-  Program& program() override { return program_; }
+  Program* program() override { return &program_; }
   size_t bundled_test_count() const override { return bundle_.total_test_cases(); }
   Result<std::string> bundled_test_json(size_t index) const override;
 

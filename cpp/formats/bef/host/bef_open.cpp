@@ -1,0 +1,69 @@
+#include "cpp/formats/bef/host/bef_open.h"
+
+#include <cstring>
+#include <string_view>
+
+#include "cpp/formats/bef/host/bef_functions.h"
+#include "cpp/formats/bef/host/mlir_to_bef/mlir_to_bef.h"
+
+namespace tri::bef {
+namespace {
+
+class LoadedBef final : public host::LoadedFile {
+ public:
+  LoadedBef(const char* format, std::unique_ptr<BefFunctions> functions)
+      : format_(format), functions_(std::move(functions)) {}
+  const char* format() const override { return format_; }
+  Program* program() override { return nullptr; }
+  host::FunctionProgram* functions() override { return functions_.get(); }
+
+ private:
+  const char* format_;
+  std::unique_ptr<BefFunctions> functions_;
+};
+
+Result<std::unique_ptr<host::LoadedFile>> open_as(const char* format, const uint8_t* data, size_t size,
+                                                  const host::OpenOptions& options) {
+  SourceLocation where;
+  Result<std::unique_ptr<BefInstance>> instance = BefInstance::open(data, size, {}, &where);
+  if (!instance.ok()) {
+    if (where.filename == nullptr) return instance.error();
+    return add_context(instance.error(), "%s:%u:%u", where.filename, where.line, where.column);
+  }
+  return std::unique_ptr<host::LoadedFile>(new LoadedBef(
+      format, std::make_unique<BefFunctions>(instance.take(), options.max_instructions_per_run)));
+}
+
+}  // namespace
+
+bool sniff_bef(ByteSpan head) { return head.size() >= 2 && head[0] == 0x0B && head[1] == 0xEF; }
+
+bool sniff_mlir(ByteSpan head) {
+  size_t i = 0;
+  for (; i < head.size(); ++i) {
+    const uint8_t c = head[i];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') break;
+  }
+  for (size_t k = i; k < head.size(); ++k) {
+    const uint8_t c = head[k];
+    if ((c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c >= 0x7F) return false;
+  }
+  const std::string_view text(reinterpret_cast<const char*>(head.data()) + i, head.size() - i);
+  for (std::string_view start : {"//", "func.func", "module", "#", "!"}) {
+    if (text.substr(0, start.size()) == start && text.size() >= start.size()) return true;
+  }
+  return false;
+}
+
+Result<std::unique_ptr<host::LoadedFile>> open_bef(ByteSpan bytes, const host::OpenOptions& options) {
+  return open_as("bef", bytes.data(), bytes.size(), options);
+}
+
+Result<std::unique_ptr<host::LoadedFile>> open_mlir(ByteSpan bytes, const host::OpenOptions& options) {
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  Result<std::vector<uint8_t>> bef = mlir_to_bef(text, "<input>.mlir");
+  if (!bef.ok()) return bef.error();
+  return open_as("mlir", bef->data(), bef->size(), options);
+}
+
+}  // namespace tri::bef

@@ -1,0 +1,34 @@
+// What a format whose programs are dataflow functions over async values
+// (TFRT BEF) offers the host, in place of a Program of planned methods. The
+// host (HostModel, the bindings, the JS API) talks to either kind through the
+// same calls, so it still names no format: methods, their signatures, inputs,
+// execute, outputs.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "cpp/runtime/core/evalue.h"
+#include "cpp/runtime/core/result.h"
+
+namespace tri::host {
+
+class FunctionProgram {
+ public:
+  virtual ~FunctionProgram() = default;
+
+  // {"methods":[{"name","inputs":[{"kind","type"}],"outputs":[...]}]}, kinds
+  // as HostModel::describe_json names them; "type" is the format's own type
+  // name.
+  virtual std::string describe_json() const = 0;
+  // A scalar input (Int, Double, Bool, or None for a chain) for the next run.
+  virtual Error set_input_scalar(const std::string& method, size_t index, const EValue& value) = 0;
+  // Runs `method`; an error result fails with its message and the source
+  // location of the kernel that reported it.
+  virtual Error execute(const std::string& method) = 0;
+  virtual Result<size_t> output_count(const std::string& method) = 0;
+  // The output in HostModel::output_json's form; valid until the next run.
+  virtual Result<std::string> output_json(const std::string& method, size_t index) = 0;
+};
+
+}  // namespace tri::host

@@ -1,0 +1,99 @@
+// load() of TFRT files: BEF bytes and MLIR text become a Model whose
+// methods are the file's functions; run() returns integers, floats and
+// booleans as JS values, tensors as Tensors and chains as null, and an error
+// result rejects with TFRT's message and the failing op's location.
+import { describe, expect, it } from 'vitest';
+import { ErrorCode, Tensor, TridentError, detectFormat, fileFormats, load, mlirToBef } from '../helpers/trident.js';
+
+const SOURCE = `// TFRT functions for the API tests.
+func.func @add(%a: i32, %b: i64, %x: f32, %flag: i1, %ch: !tfrt.chain) -> (i32, i64, f32, i1, !tfrt.chain) {
+  %one = tfrt.constant.i32 1
+  %a1 = tfrt.add.i32 %a, %one
+  %big = tfrt.constant.i64 4294967296
+  %b1 = tfrt.add.i64 %b, %big
+  %x1 = tfrt.add.f32 %x, %x
+  tfrt.return %a1, %b1, %x1, %flag, %ch : i32, i64, f32, i1, !tfrt.chain
+}
+
+func.func @divide(%a: i32, %b: i32) -> (i32, i32) {
+  %q, %r = tfrt.div.i32 %a, %b
+  tfrt.return %q, %r : i32, i32
+}
+
+func.func @tensor() -> !tfrt_tensor.tensor {
+  %ch0 = tfrt.new.chain
+  %t = tfrt_dht.create_uninitialized_tensor.i32.2 [2 : i64, 3 : i64]
+  %ch1 = tfrt_dht.set_tensor_with_constant_values.i32 %t, %ch0 [1 : i32, -1 : i32, 2 : i32, -2 : i32, 3 : i32, -3 : i32]
+  %t1 = "tfrt.alias.value"(%ch1, %t) : (!tfrt.chain, !tfrt_tensor.tensor) -> !tfrt_tensor.tensor
+  tfrt.return %t1 : !tfrt_tensor.tensor
+}
+
+func.func @shape() -> !ts.shape {
+  %s = ts.build_shape [2 : i64, 3 : i64]
+  tfrt.return %s : !ts.shape
+}
+`;
+
+describe('load() of TFRT files', () => {
+  it('recognizes BEF bytes and MLIR text, and runs both', async () => {
+    const bef = await mlirToBef(SOURCE, { filename: 'api.mlir' });
+    expect(await detectFormat(bef)).toBe('bef');
+    expect(await detectFormat(new TextEncoder().encode(SOURCE))).toBe('mlir');
+    const supported = (await fileFormats()).filter((f) => f.supported).map((f) => f.id);
+    expect(supported).toEqual(['pte', 'bpte', 'pt2', 'bef', 'mlir']);
+    for (const source of [bef, new TextEncoder().encode(SOURCE)]) {
+      const model = await load(source);
+      try {
+        expect(model.methods.map((m) => m.name)).toEqual(['add', 'divide', 'tensor', 'shape']);
+        const add = model.method('add');
+        expect(add.inputs.map((v) => `${v.kind}:${v.type}`)).toEqual(['Int:i32', 'Int:i64', 'Double:f32', 'Bool:i1', 'None:!tfrt.chain']);
+        expect(add.outputs.map((v) => v.kind)).toEqual(['Int', 'Int', 'Double', 'Bool', 'None']);
+        expect(await model.run('add', [41, 1n, 1.25, true, null])).toEqual([42, 4294967297, 2.5, true, null]);
+        expect(await model.run('divide', [7, 2])).toEqual([3, 1]);
+      } finally {
+        model.dispose();
+      }
+    }
+  });
+
+  it('returns tensors as Tensor and refuses types JS cannot hold', async () => {
+    const model = await load(new TextEncoder().encode(SOURCE));
+    try {
+      const [t] = await model.run('tensor', []);
+      expect(t).toBeInstanceOf(Tensor);
+      expect((t as Tensor).dtype).toBe('int32');
+      expect((t as Tensor).shape).toEqual([2, 3]);
+      expect([...((t as Tensor).data as Int32Array)]).toEqual([1, -1, 2, -2, 3, -3]);
+      expect(model.method('shape').outputs[0]).toEqual({ kind: 'Other', type: '!ts.shape' });
+      await expect(model.run('shape', [])).rejects.toThrow(/result 0 is a !ts\.shape, which cannot be returned to JavaScript/);
+    } finally {
+      model.dispose();
+    }
+  });
+
+  it('rejects an error result with TFRT message and the location, and stays usable', async () => {
+    const bef = await mlirToBef(SOURCE, { filename: 'api.mlir' });
+    const model = await load(bef);
+    try {
+      const error = await model.run('divide', [1, 0]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TridentError);
+      expect((error as TridentError).message).toBe("run('divide'): Divide by zero (at api.mlir:12:12)");
+      await expect(model.run('divide', [1, 2 ** 31])).rejects.toThrow(/argument 1 \(i32\) cannot hold 2147483648/);
+      await expect(model.run('add', [1, 2])).rejects.toThrow(/expected 5 inputs/);
+      expect(await model.run('divide', [9, 4])).toEqual([2, 1]);
+    } finally {
+      model.dispose();
+    }
+  });
+
+  it('fails to load MLIR with a syntax error or an unknown kernel, naming where', async () => {
+    const syntax = await load(new TextEncoder().encode('func.func @f() {\n  %x = tfrt.constant.i32\n}\n')).catch((e: unknown) => e);
+    expect(syntax).toBeInstanceOf(TridentError);
+    expect((syntax as TridentError).message).toMatch(/<input>\.mlir:\d+:\d+: /);
+    const unknown = await load(new TextEncoder().encode('func.func @f() {\n  "nope.kernel"() : () -> ()\n  tfrt.return\n}\n')).catch(
+      (e: unknown) => e,
+    );
+    expect((unknown as TridentError).code).toBe(ErrorCode.OperatorMissing);
+    expect((unknown as TridentError).message).toMatch(/<input>\.mlir:2:3: unknown kernel name 'nope\.kernel'/);
+  });
+});
