@@ -138,16 +138,14 @@ BefRunReport run_bef(const uint8_t* data, size_t size, const BefRunOptions& opti
   BefInstanceOptions instance_options;
   instance_options.allow_unknown_kernels = options.allow_unknown_kernels;
   instance_options.heap_bytes = options.heap_bytes;
-  SourceLocation where;
+  LoadErrorLocation where;
   Result<std::unique_ptr<BefInstance>> opened = BefInstance::open(data, size, instance_options, &where);
   if (!opened.ok()) {
     RuntimeDiagnostic d;
     d.message = last_error_message();
-    if (where.filename != nullptr) {
-      d.filename = where.filename;
-      d.line = where.line;
-      d.column = where.column;
-    }
+    d.filename = where.filename;
+    d.line = where.line;
+    d.column = where.column;
     diagnostics.push_back(std::move(d));
     return finish(0);
   }

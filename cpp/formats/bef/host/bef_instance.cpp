@@ -14,7 +14,7 @@ BefInstance::BefInstance(size_t heap_bytes)
 
 Result<std::unique_ptr<BefInstance>> BefInstance::open(const uint8_t* data, size_t size,
                                                        const BefInstanceOptions& options,
-                                                       SourceLocation* where) {
+                                                       LoadErrorLocation* where) {
   register_tfrt_kernels();
   std::unique_ptr<BefInstance> instance(new BefInstance(options.heap_bytes));
   instance->bytes_.resize((size + 7) / 8);
@@ -24,8 +24,15 @@ Result<std::unique_ptr<BefInstance>> BefInstance::open(const uint8_t* data, size
   BefProgramOptions program_options;
   program_options.allow_unknown_kernels = options.allow_unknown_kernels;
   const Span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(instance->bytes_.data()), size);
-  TRI_ASSIGN_OR_RETURN(instance->program_,
-                       BefProgram::open(bytes, index_allocator, program_options, where));
+  SourceLocation location;
+  Result<BefProgram> program = BefProgram::open(bytes, index_allocator, program_options, &location);
+  if (!program.ok()) {
+    if (where != nullptr && location.filename != nullptr) {
+      *where = LoadErrorLocation{location.filename, location.line, location.column};
+    }
+    return program.error();
+  }
+  instance->program_ = program.take();
   return instance;
 }
 

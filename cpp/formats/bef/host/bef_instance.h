@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "cpp/formats/bef/executor/bef_program.h"
@@ -13,6 +14,14 @@
 #include "cpp/runtime/core/free_list_allocator.h"
 
 namespace tri::bef {
+
+// Where a load error points, copied out of the file (whose bytes go away
+// with the failed instance).
+struct LoadErrorLocation {
+  std::string filename;  // empty when the error has no location
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
 
 struct BefInstanceOptions {
   bool allow_unknown_kernels = false;
@@ -25,7 +34,7 @@ class BefInstance {
   // at (an unknown kernel's first use).
   static Result<std::unique_ptr<BefInstance>> open(const uint8_t* data, size_t size,
                                                    const BefInstanceOptions& options,
-                                                   SourceLocation* where = nullptr);
+                                                   LoadErrorLocation* where = nullptr);
   BefInstance(const BefInstance&) = delete;
   BefInstance& operator=(const BefInstance&) = delete;
 

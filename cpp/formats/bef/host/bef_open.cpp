@@ -24,11 +24,11 @@ class LoadedBef final : public host::LoadedFile {
 
 Result<std::unique_ptr<host::LoadedFile>> open_as(const char* format, const uint8_t* data, size_t size,
                                                   const host::OpenOptions& options) {
-  SourceLocation where;
+  LoadErrorLocation where;
   Result<std::unique_ptr<BefInstance>> instance = BefInstance::open(data, size, {}, &where);
   if (!instance.ok()) {
-    if (where.filename == nullptr) return instance.error();
-    return add_context(instance.error(), "%s:%u:%u", where.filename, where.line, where.column);
+    if (where.filename.empty()) return instance.error();
+    return add_context(instance.error(), "%s:%u:%u", where.filename.c_str(), where.line, where.column);
   }
   return std::unique_ptr<host::LoadedFile>(new LoadedBef(
       format, std::make_unique<BefFunctions>(instance.take(), options.max_instructions_per_run)));
