@@ -207,5 +207,45 @@ func.func @f() -> i32 {
   EXPECT_EQ(body(report), "--- Running 'f':\n'f' returned <<error: argument 0 is i64, expected i32>>\n");
 }
 
+TEST(BefExecutor, SyncFunctionsRunTheirKernelsInOrder) {
+  // TFRT's BEFInterpreter: block order, plain values, the first failure is
+  // the result; a kernel that answers asynchronously cannot be waited for.
+  const auto bef = translate(R"(
+func.func @sync_add(%a: i32, %b: i32) -> i32 attributes {tfrt.sync} {
+  %c = tfrt.add.i32 %a, %b
+  %one = tfrt.constant.i32 1
+  %d = tfrt.add.i32 %c, %one
+  tfrt.return %d : i32
+}
+func.func @calls_sync() -> i32 {
+  %x = tfrt.constant.i32 40
+  %y = tfrt.constant.i32 1
+  %z = tfrt.call @sync_add(%x, %y) : (i32, i32) -> i32
+  tfrt.return %z : i32
+}
+func.func @sync_fails() -> (i32, i32) attributes {tfrt.sync} {
+  %x = tfrt.constant.i32 1
+  %zero = tfrt.constant.i32 0
+  %q, %r = tfrt.div.i32 %x, %zero
+  %never = tfrt.add.i32 %x, %x
+  tfrt.return %q, %never : i32, i32
+}
+func.func @sync_async() -> i32 attributes {tfrt.sync} {
+  %x = tfrt.constant.i32 1
+  %y = "tfrt_test.async_add.i32"(%x, %x) : (i32, i32) -> i32
+  tfrt.return %y : i32
+}
+)");
+  const BefRunReport report = run(bef);
+  EXPECT_EQ(body(report),
+            "--- Not running 'sync_add' because it has arguments.\n"
+            "--- Running 'calls_sync':\n'calls_sync' returned 42\n"
+            "--- Running 'sync_fails':\n"
+            "'sync_fails' returned <<error: Divide by zero>>,<<error: Divide by zero>>\n"
+            "--- Running 'sync_async':\n"
+            "'sync_async' returned <<error: kernel 'tfrt_test.async_add.i32' is asynchronous; a sync "
+            "function cannot wait for it>>\n");
+}
+
 }  // namespace
 }  // namespace tri::bef

@@ -385,6 +385,100 @@ void FunctionRun::start(BefRunner& runner, uint32_t function, Span<AsyncValue* c
   run->drop_ref();
 }
 
+// A sync function (kind 2, `tfrt.sync`), as TFRT's BEFInterpreter runs it:
+// no pseudo kernel and no scheduling, just the kernels in kernel-table order
+// (block order) over plain values. Every kernel must complete before it
+// returns; the first failure ends the function and is its every result.
+void run_sync(BefRunner& runner, const FunctionEntry& entry, Span<AsyncValue* const> arguments,
+              Span<AsyncValue*> results) {
+  HostContext& host = runner.host();
+  const FunctionBody& body = entry.body;
+  AsyncValue** registers =
+      static_cast<AsyncValue**>(host.allocate(sizeof(AsyncValue*) * (size_t{body.num_registers} + 1)));
+  AsyncValue* failure = nullptr;
+  if (registers == nullptr) {
+    failure = host.make_error("out of memory: the BEF executor's heap is exhausted");
+  } else {
+    for (uint32_t r = 0; r < body.num_registers; ++r) registers[r] = nullptr;
+    const KernelRecord pseudo = body.kernel(0);
+    for (uint32_t i = 0; i < arguments.size(); ++i) {
+      arguments[i]->add_ref();
+      registers[pseudo.result(i + 1)] = arguments[i];
+    }
+  }
+  for (uint32_t k = 1; failure == nullptr && k < body.kernels.size(); ++k) {
+    const KernelRecord record = body.kernel(k);
+    const uint32_t num_args = record.num_arguments();
+    const uint32_t num_results = record.num_results();
+    AsyncValue* values[2 * kInlineValues];
+    if (num_args > kInlineValues || num_results > kInlineValues) {
+      failure = host.make_error_format("sync kernel %u takes more than %u values", k, kInlineValues);
+      break;
+    }
+    AsyncValue** args = values;
+    AsyncValue** outs = values + num_args;
+    for (uint32_t i = 0; i < num_args; ++i) {
+      args[i] = registers[record.argument(i)];
+      if (args[i] == nullptr || !args[i]->available()) {
+        failure = host.make_error_format("sync kernel %u reads register %u before it is set", k,
+                                         record.argument(i));
+        break;
+      }
+      if (args[i]->is_error()) {
+        args[i]->add_ref();
+        failure = args[i];
+        break;
+      }
+    }
+    if (failure != nullptr) break;
+    if (!host.charge()) {
+      failure = host.make_error_format("the run exceeded its budget of %llu kernel executions",
+                                       static_cast<unsigned long long>(host.kernel_budget()));
+      break;
+    }
+    for (uint32_t i = 0; i < num_results; ++i) outs[i] = nullptr;
+    const auto* words = reinterpret_cast<const uint32_t*>(body.kernel_list + body.kernels[k].offset);
+    const uint32_t* attribute_offsets = words + kKernelHeaderWords + num_results + num_args;
+    const SourceLocation location = runner.program().location(record.location());
+    async::KernelFrame frame(host, runner, runner.program().attributes(), location);
+    frame.reset(Span<AsyncValue* const>(args, num_args),
+                Span<const uint32_t>(attribute_offsets, record.num_attributes()),
+                Span<const uint32_t>(attribute_offsets + record.num_attributes(), record.num_functions()),
+                Span<AsyncValue*>(outs, num_results), location);
+    runner.program().kernel(record.code())(frame);
+    for (uint32_t i = 0; i < num_results; ++i) {
+      if (outs[i] == nullptr) {
+        outs[i] = host.make_error_format("kernel '%s' did not set result %u",
+                                         runner.program().file().kernel_name(record.code()), i);
+      } else if (!outs[i]->available()) {
+        outs[i]->drop_ref();
+        outs[i] = host.make_error_format("kernel '%s' is asynchronous; a sync function cannot wait for it",
+                                         runner.program().file().kernel_name(record.code()));
+      }
+      if (outs[i]->is_error() && failure == nullptr) {
+        outs[i]->add_ref();
+        failure = outs[i];
+      }
+      AsyncValue*& slot = registers[record.result(i)];
+      if (slot != nullptr) slot->drop_ref();
+      slot = outs[i];
+    }
+  }
+  for (uint32_t i = 0; i < results.size(); ++i) {
+    AsyncValue* value = failure != nullptr ? failure : registers[body.result_registers[i]];
+    if (value == nullptr) value = failure = host.make_error("sync function result was never set");
+    value->add_ref();
+    results[i] = value;
+  }
+  if (registers != nullptr) {
+    for (uint32_t r = 0; r < body.num_registers; ++r) {
+      if (registers[r] != nullptr) registers[r]->drop_ref();
+    }
+    host.free(registers);
+  }
+  if (failure != nullptr) failure->drop_ref();
+}
+
 }  // namespace
 
 BefRunner::~BefRunner() {
@@ -429,9 +523,7 @@ void BefRunner::call(uint32_t function, Span<AsyncValue* const> arguments,
       return;
     }
     case FunctionKind::Sync:
-      for (AsyncValue*& result : results) {
-        result = host_.make_error("sync BEF functions (tfrt.sync) are not supported");
-      }
+      run_sync(*this, entry, arguments, results);
       return;
   }
 }
