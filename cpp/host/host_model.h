@@ -44,7 +44,8 @@ class HostModel {
   bool loaded() const { return program_ != nullptr || functions_ != nullptr; }
   // The id of the file's format (format_registry.h), "" before load().
   const char* format() const { return file_ ? file_->format() : ""; }
-  // For formats of planned methods (functions() is nullptr then).
+  // For formats of planned methods only: check functions() == nullptr
+  // first (a TFRT file has no Program).
   const Program& program() const { return *program_; }
   // For formats of dataflow functions (BEF): the calls below go there.
   FunctionProgram* functions() const { return functions_; }
