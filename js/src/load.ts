@@ -40,10 +40,15 @@ export interface RuntimeInfo {
   version: string;
   /** True when the pthreads build was chosen (see `env.threads`). */
   threads: boolean;
+  /**
+   * Bytes of wasm memory the module holds now. Wasm memory grows and never
+   * shrinks, so this is also the peak since the module was instantiated.
+   */
+  memoryBytes: number;
 }
 
 /** Which runtime build serves this page or process (loads the wasm if needed). */
 export async function runtimeInfo(): Promise<RuntimeInfo> {
   const { module, threads } = await loadWasm();
-  return { version: module.version(), threads };
+  return { version: module.version(), threads, memoryBytes: module.HEAPU8.buffer.byteLength };
 }

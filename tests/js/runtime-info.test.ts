@@ -17,6 +17,17 @@ describe('wasm loader', () => {
     expect(info.version).toMatch(/^\d+\.\d+/);
   });
 
+  it('reports the wasm memory, which grows with what a model needs and never shrinks', async () => {
+    const before = (await runtimeInfo()).memoryBytes;
+    expect(before).toBeGreaterThanOrEqual(32 << 20); // the build's INITIAL_MEMORY
+    expect(before % 65536).toBe(0); // whole wasm pages
+    // A model bigger than the free heap forces the memory to grow.
+    const big = new Uint8Array(before + (8 << 20));
+    await expect(load(big)).rejects.toThrow();
+    const after = (await runtimeInfo()).memoryBytes;
+    expect(after).toBeGreaterThan(before);
+  });
+
   it('names the missing file and the fix when env.wasmPaths points nowhere', async () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'trident-nowasm-'));
     env.wasmPaths = empty;

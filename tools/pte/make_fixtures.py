@@ -84,22 +84,24 @@ class Rng:
 Fixture = Tuple[ProgramBuilder, Dict[str, Any], Dict[str, Any]]
 
 
-def build_add() -> Fixture:
+def build_add(shape: Tuple[int, ...] = (2, 2)) -> Fixture:
+    dims = list(shape)
     pb = ProgramBuilder()
     m = pb.method("forward")
-    a = m.input(m.tensor("float32", [2, 2]))
-    b = m.input(m.tensor("float32", [2, 2]))
-    out = m.tensor("float32", [2, 2])
+    a = m.input(m.tensor("float32", dims))
+    b = m.input(m.tensor("float32", dims))
+    out = m.tensor("float32", dims)
     m.kernel("aten::add.out", [a, b, m.int(1)], out)  # self, other, alpha | out | ret
     m.output(out)
 
     def case(av: List[float], bv: List[float]) -> Dict[str, Any]:
         av, bv = f32_list(av), f32_list(bv)
-        return {"inputs": [tensor("float32", [2, 2], av), tensor("float32", [2, 2], bv)],
-                "outputs": [tensor("float32", [2, 2], [x + y for x, y in zip(av, bv)])]}
+        return {"inputs": [tensor("float32", dims, av), tensor("float32", dims, bv)],
+                "outputs": [tensor("float32", dims, [x + y for x, y in zip(av, bv)])]}
 
+    spelled = ",".join(str(d) for d in dims)
     entry = {
-        "description": "forward(a: f32[2,2], b: f32[2,2]) = aten::add.out(a, b, alpha=1). "
+        "description": f"forward(a: f32[{spelled}], b: f32[{spelled}]) = aten::add.out(a, b, alpha=1). "
                        "No constants, so no extended header (like current exports).",
         "method": "forward",
         "cases": [case([1, 2, 3, 4], [10, 20, 30, 40]),
@@ -107,6 +109,11 @@ def build_add() -> Fixture:
         "tolerance": "exact",
     }
     return pb, {}, entry
+
+
+def build_add_vec4() -> Fixture:
+    """One op on two [4] tensors: what `npm run bench` times to measure the cost of a run."""
+    return build_add((4,))
 
 
 def _affine_program() -> ProgramBuilder:
@@ -510,6 +517,7 @@ def build_xnnpack_conv() -> Fixture:
 
 FIXTURES: List[Tuple[str, Callable[[], Fixture]]] = [
     ("add.pte", build_add),
+    ("add_vec4.pte", build_add_vec4),
     ("affine.pte", build_affine),
     ("affine_eh24.pte", build_affine_eh24),
     ("affine_inline.pte", build_affine_inline),

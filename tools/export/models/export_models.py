@@ -44,6 +44,7 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import flops  # noqa: E402
 import lower  # noqa: E402
 import xnnpack_lower  # noqa: E402
 import xnnpack_quant  # noqa: E402
@@ -94,17 +95,58 @@ def resnet18() -> Tuple[torch.nn.Module, Tuple[torch.Tensor, ...], Dict[str, Any
     return m.eval(), (x,), {"description": "torchvision resnet18, seeded random weights, eval"}
 
 
-def transformer_encoder() -> Tuple[torch.nn.Module, Tuple[torch.Tensor, ...], Dict[str, Any]]:
-    _seeded(SEED + 2)
-    m = torch.nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128, batch_first=True)
+def _transformer(seed: int, d_model: int, nhead: int, ffn: int, seq: int
+                 ) -> Tuple[torch.nn.Module, Tuple[torch.Tensor, ...], Dict[str, Any]]:
+    _seeded(seed)
+    m = torch.nn.TransformerEncoderLayer(d_model=d_model, nhead=nhead, dim_feedforward=ffn, batch_first=True)
     _randomize_bn_stats(m)
-    x = torch.randn(1, 16, 64)
+    x = torch.randn(1, seq, d_model)
     return m.eval(), (x,), {
-        "description": "nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128, "
-                       "batch_first=True), eval, sequence length 16",
+        "description": f"nn.TransformerEncoderLayer(d_model={d_model}, nhead={nhead}, dim_feedforward={ffn}, "
+                       f"batch_first=True), eval, sequence length {seq}",
         # eval + no_grad would take PyTorch's fused fast path; see lower.capture
         "grad_for_tracing": True,
     }
+
+
+def transformer_encoder() -> Tuple[torch.nn.Module, Tuple[torch.Tensor, ...], Dict[str, Any]]:
+    return _transformer(SEED + 2, 64, 4, 128, 16)
+
+
+def transformer_layer() -> Tuple[torch.nn.Module, Tuple[torch.Tensor, ...], Dict[str, Any]]:
+    """The benchmark's transformer: one encoder layer at a realistic size."""
+    return _transformer(SEED + 4, 256, 4, 1024, 128)
+
+
+class _MatMul(torch.nn.Module):
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.randn(n, n) / n ** 0.5)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x @ self.weight
+
+
+def _sgemm(n: int) -> Callable[[], Tuple[torch.nn.Module, Tuple[torch.Tensor, ...], Dict[str, Any]]]:
+    """Benchmark: a square SGEMM, x[n,n] @ W[n,n] (aten.mm; ONNX MatMul)."""
+    def make() -> Tuple[torch.nn.Module, Tuple[torch.Tensor, ...], Dict[str, Any]]:
+        _seeded(SEED + 10 + n)
+        return _MatMul(n).eval(), (torch.randn(n, n),), {"description": f"square SGEMM {n}x{n}x{n}, constant right operand"}
+    return make
+
+
+def conv3x3_mobilenet() -> Tuple[torch.nn.Module, Tuple[torch.Tensor, ...], Dict[str, Any]]:
+    """Benchmark: a dense 3x3 convolution at MobileNet's first resolution and width."""
+    _seeded(SEED + 5)
+    return torch.nn.Conv2d(32, 32, 3, padding=1).eval(), (torch.randn(1, 32, 112, 112),), {
+        "description": "Conv2d(32, 32, 3x3, padding 1) on [1,32,112,112]"}
+
+
+def dwconv3x3_mobilenet() -> Tuple[torch.nn.Module, Tuple[torch.Tensor, ...], Dict[str, Any]]:
+    """Benchmark: MobileNetV2's depthwise 3x3 at 56x56 with 144 channels (block 2)."""
+    _seeded(SEED + 6)
+    return torch.nn.Conv2d(144, 144, 3, padding=1, groups=144).eval(), (torch.randn(1, 144, 56, 56),), {
+        "description": "depthwise Conv2d(144, 144, 3x3, groups 144, padding 1) on [1,144,56,56]"}
 
 
 def mlp_tiny() -> Tuple[torch.nn.Module, Tuple[torch.Tensor, ...], Dict[str, Any]]:
@@ -249,6 +291,17 @@ MODELS: Dict[str, Callable[[], Tuple[torch.nn.Module, Tuple[torch.Tensor, ...], 
     "mobilenet_v2_xnnpack": _xnnpack(mobilenet_v2),
     "resnet18_xnnpack": _xnnpack(resnet18),
     "transformer_encoder_xnnpack": _xnnpack(transformer_encoder),
+    # The benchmark's models (bench/, docs/performance.md).
+    "transformer_layer": transformer_layer,
+    "transformer_layer_xnnpack": _xnnpack(transformer_layer),
+    "sgemm_256": _sgemm(256),
+    "sgemm_512": _sgemm(512),
+    "sgemm_1024": _sgemm(1024),
+    "sgemm_1024_xnnpack": _xnnpack(_sgemm(1024)),
+    "conv3x3_mobilenet": conv3x3_mobilenet,
+    "conv3x3_mobilenet_xnnpack": _xnnpack(conv3x3_mobilenet),
+    "dwconv3x3_mobilenet": dwconv3x3_mobilenet,
+    "dwconv3x3_mobilenet_xnnpack": _xnnpack(dwconv3x3_mobilenet),
     "cnn_int8_xnnpack": cnn_int8_xnnpack,
     "mlp_qd8_xnnpack": mlp_qd8_xnnpack,
     "op_zoo_xnnpack": op_zoo_xnnpack,
@@ -335,6 +388,7 @@ def _export_portable(name: str, out_dir: str, model: torch.nn.Module, inputs: Tu
         "pte_bytes": len(data),
         "pte_sha256": hashlib.sha256(data).hexdigest(),
         "replay_max_abs_error": err,
+        "flops": flops.count_flops(gm, inputs),
         "torch": torch.__version__,
     }
     print(f"{name}: {meta['instructions']} instructions, {len(low.ops)} operators, "
@@ -444,6 +498,7 @@ def _export_xnnpack(name: str, out_dir: str, model: torch.nn.Module, inputs: Tup
         "pte_bytes": len(data),
         "pte_sha256": hashlib.sha256(data).hexdigest(),
         **extra,
+        "flops": flops.count_flops(lower.capture(model, inputs, grad_for_tracing=grad), inputs),
         "torch": torch.__version__,
     }
     nodes = ", ".join(f"{k} {v}" for k, v in meta["xnnpack_nodes"].items())

@@ -2,7 +2,8 @@
 
     /usr/bin/python3 tools/export/pt2/export_pt2.py --out build/pt2 [--only NAME ...] [--run]
 
-For mobilenet_v2, resnet18, transformer_encoder and mlp_tiny (model, seeded weights and input
+For mobilenet_v2, resnet18, transformer_encoder, transformer_layer (the benchmark's
+size) and mlp_tiny (model, seeded weights and input
 from tools/export/models/export_models.py):
 
 * ``NAME.core.{A22,A,B,C}.pt2``: the core-ATen graph (tools/export/models/lower.py's
@@ -63,7 +64,7 @@ from program_json import InputSpec, OutputSpec, Program  # noqa: E402
 
 TOL_REL = 1e-4
 aten = torch.ops.aten
-MODELS = ["mobilenet_v2", "resnet18", "transformer_encoder", "mlp_tiny"]
+MODELS = ["mobilenet_v2", "resnet18", "transformer_encoder", "transformer_layer", "mlp_tiny"]
 SMALL = ["buffer_mutation", "shared_storage"]
 
 
@@ -653,7 +654,7 @@ def export_model(name: str, out: str, layouts: Sequence[str], index: Dict[str, A
         with torch.no_grad():
             ref = model(*inputs)
         core = core_program(model, inputs, grad_for_tracing=grad)
-        if name == "transformer_encoder":
+        if name.startswith("transformer_"):
             training.append((name, transformer_training_program(model, inputs), []))
         else:
             training.append((name, training_program(

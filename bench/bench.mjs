@@ -1,0 +1,147 @@
+// npm run bench [-- --json] [--quick] [--runs N] [--warmup N] [--threads N] [--only a,b] [--no-cold]
+// npm run bench -- --print saved.json   (the table of a saved --json report)
+//
+// Trident against onnxruntime-web on the same models with the same weights,
+// in one Node process, runs interleaved (ORT, then each Trident path, in
+// turn) so that a noisy neighbour slows both alike. Reports per model and
+// path: median and quartiles, ours / ORT, GFLOP/s and the fraction of the
+// SIMD128 ceiling measured in the same run, time from bytes to first output
+// and peak wasm memory (each in a fresh process), and the builds' sizes and
+// the cost of one run. docs/performance.md shows a full run and its targets.
+
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseNpy } from '../bin/cli/npy.mjs';
+import { benchCases, REPO } from './lib/cases.mjs';
+import { measureCeiling } from './lib/ceiling.mjs';
+import { ortEngine, tridentEngine } from './lib/engines.mjs';
+import { checkOutput } from './lib/check-output.mjs';
+import { buildSizes } from './lib/sizes.mjs';
+import { measureRunOverhead } from './lib/run-overhead.mjs';
+import { printReport } from './lib/report.mjs';
+import { summarize } from './lib/stats.mjs';
+import { evaluateTargets } from './lib/targets.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    json: { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+    runs: { type: 'string' },
+    warmup: { type: 'string' },
+    threads: { type: 'string', default: '1' },
+    only: { type: 'string' },
+    'no-cold': { type: 'boolean', default: false },
+    print: { type: 'string' },
+  },
+});
+
+if (args.print) {
+  // Re-print a saved --json report as the table (docs/performance.md).
+  printReport(JSON.parse(readFileSync(args.print, 'utf8')));
+  process.exit(0);
+}
+
+const positive = (text, what) => {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${what} must be a positive integer, got ${text}`);
+  return n;
+};
+const quick = args.quick;
+const runs = positive(args.runs ?? (quick ? '3' : '15'), 'runs');
+const warmup = positive(args.warmup ?? (quick ? '1' : '3'), 'warmup');
+const threads = positive(args.threads, 'threads');
+const cases = benchCases({ quick, only: args.only?.split(',').filter(Boolean) });
+const log = args.json ? (...m) => console.error(...m) : (...m) => console.log(...m);
+
+const trident = await tridentEngine({ threads });
+const ort = await ortEngine({ threads });
+
+log(`measuring the SIMD128 ceiling ...`);
+const ceiling = await measureCeiling(quick ? { reps: 2, seconds: 0.2 } : { reps: 5, seconds: 1.5 });
+
+function readInput(file) {
+  const t = parseNpy(new Uint8Array(readFileSync(file)), path.basename(file));
+  if (t.dtype !== 'float32') throw new Error(`${file}: expected float32 input, got ${t.dtype}`);
+  return { data: t.data, shape: [...t.shape] };
+}
+
+function cold(engine, file, input) {
+  const child = spawnSync(process.execPath, [path.join(REPO, 'bench', 'lib', 'cold.mjs'), engine, file, input, String(threads)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  if (child.status !== 0) throw new Error(`cold run of ${engine} on ${file} failed:\n${child.stderr}`);
+  const line = child.stdout.trim().split('\n').at(-1);
+  return JSON.parse(line);
+}
+
+const results = [];
+for (const c of cases) {
+  log(`${c.name}: loading ...`);
+  const input = readInput(c.files.input);
+  const expected = parseNpy(new Uint8Array(readFileSync(c.files.expected)), 'expected').data;
+  const contenders = [{ path: 'onnx', engine: ort, file: c.files.onnx }];
+  for (const p of c.paths) contenders.push({ path: p, engine: trident, file: c.files[p] });
+  for (const k of contenders) {
+    k.session = await k.engine.open(new Uint8Array(readFileSync(k.file)));
+    k.check = checkOutput(await k.session.run(input), expected, c.tolerance, `${c.name} (${k.path})`);
+    k.times = [];
+  }
+  for (let i = 0; i < warmup; i++) for (const k of contenders) await k.session.run(input);
+  for (let i = 0; i < runs; i++) {
+    // Rotate who goes first so that no engine always runs right after another.
+    for (let j = 0; j < contenders.length; j++) {
+      const k = contenders[(i + j) % contenders.length];
+      const start = performance.now();
+      await k.session.run(input);
+      k.times.push(performance.now() - start);
+    }
+  }
+  for (const k of contenders) k.session.close();
+
+  const ortStats = summarize(contenders[0].times);
+  const entry = { name: c.name, kind: c.kind, description: c.description, flops: c.flops, paths: {} };
+  for (const k of contenders) {
+    const stats = summarize(k.times);
+    const gflops = c.flops ? c.flops / (stats.median_ms * 1e6) : null;
+    const record = {
+      engine: k.engine.name,
+      file: path.relative(REPO, k.file),
+      ...stats,
+      ratio_to_ort: k.path === 'onnx' ? 1 : stats.median_ms / ortStats.median_ms,
+      gflops,
+      ceiling_fraction: gflops === null ? null : gflops / (ceiling.gflops * threads),
+      max_abs_error: k.check.maxAbsError,
+      error_bound: k.check.bound,
+    };
+    if (!args['no-cold'] && (!quick || c === cases[0])) {
+      const r = cold(k.path === 'onnx' ? 'ort' : 'trident', k.file, c.files.input);
+      record.first_output_ms = r.first_output_ms;
+      record.peak_wasm_memory_bytes = r.wasm_memory_bytes;
+    }
+    entry.paths[k.path] = record;
+  }
+  results.push(entry);
+  log(`${c.name}: ${Object.entries(entry.paths).map(([p, r]) => `${p} ${r.median_ms.toFixed(2)} ms`).join(', ')}`);
+}
+
+log('measuring the cost of one run ...');
+const runOverhead = await measureRunOverhead(trident, quick ? { runs: 200, warmup: 50 } : { runs: 5000, warmup: 500 });
+
+const report = {
+  date: new Date().toISOString(),
+  machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.arch()}` },
+  settings: { quick, runs, warmup, threads, interleaved: true },
+  engines: { trident: { build: trident.build, version: trident.version }, ort: { build: ort.build, version: ort.version } },
+  ceiling,
+  sizes: buildSizes(ort.ortWasmPath),
+  run_overhead: runOverhead,
+  models: results,
+};
+report.targets = evaluateTargets(report);
+
+if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+else printReport(report);

@@ -1,0 +1,37 @@
+// The machine's ceiling for f32 arithmetic in wasm SIMD128 without FMA: 12
+// independent f32x4 multiply+add chains, enough to hide the latency of both
+// instructions, with nothing but registers. A kernel that multiplies and
+// adds cannot beat it, so the benchmark reports each model's GFLOP/s as a
+// fraction of this number, measured in the same run on the same core.
+//
+// Built as a standalone module (no JS glue) by bench/ceiling/CMakeLists.txt.
+// Each call does `iterations` rounds of 12 chains x 4 lanes x 2 flops. The
+// caller calls it many times: V8 tiers a function up only between calls
+// (ENVIRONMENT.md), so one long call would time the baseline compiler.
+#include <wasm_simd128.h>
+
+#define CHAIN(i) v128_t a##i = wasm_f32x4_splat(seed + static_cast<float>(i))
+
+extern "C" __attribute__((export_name("flops_per_iteration"))) int flops_per_iteration(void) {
+  return 12 * 4 * 2;
+}
+
+extern "C" __attribute__((export_name("mul_add_chains"))) float mul_add_chains(int iterations, float seed) {
+  CHAIN(0); CHAIN(1); CHAIN(2); CHAIN(3); CHAIN(4); CHAIN(5);
+  CHAIN(6); CHAIN(7); CHAIN(8); CHAIN(9); CHAIN(10); CHAIN(11);
+  // Close to 1 and 0 so the chains stay finite and normal for any count.
+  const v128_t m = wasm_f32x4_splat(0.999999f);
+  const v128_t c = wasm_f32x4_splat(1e-7f);
+  for (int n = 0; n < iterations; ++n) {
+#define STEP(i) a##i = wasm_f32x4_add(wasm_f32x4_mul(a##i, m), c)
+    STEP(0); STEP(1); STEP(2); STEP(3); STEP(4); STEP(5);
+    STEP(6); STEP(7); STEP(8); STEP(9); STEP(10); STEP(11);
+#undef STEP
+  }
+  // Every chain feeds the result, so none can be dropped.
+  v128_t s = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_add(a0, a1), wasm_f32x4_add(a2, a3)),
+                            wasm_f32x4_add(wasm_f32x4_add(a4, a5), wasm_f32x4_add(a6, a7)));
+  s = wasm_f32x4_add(s, wasm_f32x4_add(wasm_f32x4_add(a8, a9), wasm_f32x4_add(a10, a11)));
+  return wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1) +
+         wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3);
+}

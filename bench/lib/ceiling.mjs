@@ -1,0 +1,36 @@
+// The SIMD128 mul+add ceiling (bench/ceiling/ceiling.cpp, built by
+// scripts/build.sh into build/wasm/bench/ceiling/ceiling.wasm), measured in
+// this process so that GFLOP/s can be read as a fraction of what this core
+// can do right now.
+
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPO } from './cases.mjs';
+
+const WASM = path.join(REPO, 'build', 'wasm', 'bench', 'ceiling', 'ceiling.wasm');
+const ITERATIONS = 10000; // per call: ~20 us, so V8 tiers the function up
+
+/** Best of `reps` timed batches, in GFLOP/s on one core. */
+export async function measureCeiling({ reps, seconds }) {
+  if (!existsSync(WASM)) throw new Error(`${WASM} is missing: run 'bash scripts/build.sh wasm'`);
+  const { instance } = await WebAssembly.instantiate(readFileSync(WASM), {});
+  const chains = instance.exports.mul_add_chains;
+  const flopsPerIteration = instance.exports.flops_per_iteration();
+  let sink = 0;
+  for (let i = 0; i < 300; i++) sink += chains(1000, 1); // warm-up and tier-up
+  const perRep = (seconds * 1000) / reps;
+  const results = [];
+  for (let r = 0; r < reps; r++) {
+    let calls = 0;
+    const start = performance.now();
+    let elapsed = 0;
+    while (elapsed < perRep) {
+      for (let i = 0; i < 50; i++) sink += chains(ITERATIONS, 1);
+      calls += 50;
+      elapsed = performance.now() - start;
+    }
+    results.push((calls * ITERATIONS * flopsPerIteration) / (elapsed * 1e6));
+  }
+  if (!Number.isFinite(sink)) throw new Error('ceiling kernel produced a non-finite sum');
+  return { gflops: Math.max(...results), reps: results, kernel: '12 independent f32x4 mul+add chains, 1 thread' };
+}

@@ -1,0 +1,49 @@
+// The human-readable form of a bench report (the --json form has the same
+// numbers). docs/performance.md pastes this table.
+
+const PATH_LABEL = { onnx: 'ORT (.onnx)', pte: '.pte portable', pte_xnnpack: '.pte XNNPACK', pt2: '.pt2' };
+
+const ms = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const mb = (b) => (b / 2 ** 20).toFixed(1);
+const pct = (f) => `${(f * 100).toFixed(0)}%`;
+const mark = (met) => (met ? 'met' : 'NOT met');
+
+export function printReport(r) {
+  const out = [];
+  out.push(`Trident ${r.engines.trident.version} (${r.engines.trident.build}) vs onnxruntime-web ${r.engines.ort.version} (${r.engines.ort.build})`);
+  out.push(
+    `${r.date.slice(0, 10)}, ${r.machine.cpu}, ${r.machine.cores} cores, Node ${r.machine.node}; ${r.settings.threads} thread(s), ` +
+      `median of ${r.settings.runs} interleaved runs after ${r.settings.warmup} warm-up${r.settings.quick ? ' (--quick)' : ''}`,
+  );
+  out.push(`SIMD128 ceiling: ${r.ceiling.gflops.toFixed(1)} GFLOP/s per core (${r.ceiling.kernel})`);
+  out.push('');
+  out.push('| model | path | median ms (q1–q3) | ours / ORT | GFLOP/s | of ceiling | bytes → first output ms | peak wasm MB |');
+  out.push('|---|---|---|---|---|---|---|---|');
+  for (const m of r.models) {
+    for (const [p, s] of Object.entries(m.paths)) {
+      out.push(
+        `| ${m.name} | ${PATH_LABEL[p] ?? p} | ${ms(s.median_ms)} (${ms(s.q1_ms)}–${ms(s.q3_ms)}) | ` +
+          `${p === 'onnx' ? '—' : s.ratio_to_ort.toFixed(2)} | ${s.gflops === null ? '—' : s.gflops.toFixed(1)} | ` +
+          `${s.ceiling_fraction === null ? '—' : pct(s.ceiling_fraction)} | ` +
+          `${s.first_output_ms === undefined ? '—' : ms(s.first_output_ms)} | ` +
+          `${s.peak_wasm_memory_bytes === undefined ? '—' : mb(s.peak_wasm_memory_bytes)} |`,
+      );
+    }
+  }
+  out.push('');
+  const size = (s) => (s ? `${(s.bytes / 1e6).toFixed(2)} MB, ${(s.gzip_bytes / 1e6).toFixed(2)} MB gzipped` : 'not built');
+  out.push(`Sizes: trident.wasm ${size(r.sizes.trident)}; trident-threads.wasm ${size(r.sizes.trident_threads)}; ORT ${size(r.sizes.ort)}`);
+  const o = r.run_overhead;
+  out.push(`One run of ${o.model} from JS: median ${o.median_us.toFixed(1)} µs (q1 ${o.q1_us.toFixed(1)}, q3 ${o.q3_us.toFixed(1)}) over ${o.runs} runs`);
+  out.push('');
+  const t = r.targets;
+  out.push(`Targets:`);
+  out.push(`- ours / ORT ≤ ${t.speed.limit} on every model and path: ${mark(t.speed.met)}` +
+    (t.speed.results.length ? ` (worst ${Math.max(...t.speed.results.map((s) => s.ratio)).toFixed(2)})` : ' (no model in this run)'));
+  out.push(`- SGEMM 512/1024 ≥ ${pct(t.sgemm.limit)} of the ceiling: ${mark(t.sgemm.met)}` +
+    (t.sgemm.results.length ? ` (${t.sgemm.results.map((s) => `${s.model} ${s.path} ${pct(s.ceiling_fraction)}`).join(', ')})` : ' (not in this run)'));
+  out.push(`- trident.wasm ≤ ${(t.size.limit_gzip_bytes / 1e6).toFixed(1)} MB gzipped: ${mark(t.size.met)}`);
+  out.push(`- one run ≤ ${t.run_overhead.limit_us} µs: ${mark(t.run_overhead.met)}`);
+  out.push(`- 2 threads ≥ 1.6× 1 thread: ${t.threads.measured ? mark(t.threads.met) : `not measured: ${t.threads.reason}`}`);
+  console.log(out.join('\n'));
+}

@@ -1,0 +1,35 @@
+// Issue 11's targets, judged on one run's numbers (ratios within a run, so
+// that the machine's speed that day cancels out).
+
+export const TARGETS = {
+  ratio: 0.8, // ours / ORT on the models, every path
+  sgemmCeilingFraction: 0.6, // single thread, at 512 and 1024
+  singleWasmGzipBytes: 1_000_000,
+  runOverheadUs: 20,
+};
+
+export function evaluateTargets(report) {
+  const speed = [];
+  const sgemm = [];
+  for (const m of report.models) {
+    for (const [p, r] of Object.entries(m.paths)) {
+      if (p === 'onnx') continue;
+      if (m.kind === 'model') speed.push({ model: m.name, path: p, ratio: r.ratio_to_ort, met: r.ratio_to_ort <= TARGETS.ratio });
+      if (m.kind === 'sgemm' && report.settings.threads === 1) {
+        sgemm.push({ model: m.name, path: p, ceiling_fraction: r.ceiling_fraction, met: r.ceiling_fraction >= TARGETS.sgemmCeilingFraction });
+      }
+    }
+  }
+  const gz = report.sizes.trident?.gzip_bytes ?? null;
+  return {
+    speed: { limit: TARGETS.ratio, results: speed, met: speed.length > 0 && speed.every((s) => s.met) },
+    sgemm: { limit: TARGETS.sgemmCeilingFraction, results: sgemm, met: sgemm.length > 0 && sgemm.every((s) => s.met) },
+    size: { limit_gzip_bytes: TARGETS.singleWasmGzipBytes, gzip_bytes: gz, met: gz !== null && gz <= TARGETS.singleWasmGzipBytes },
+    run_overhead: {
+      limit_us: TARGETS.runOverheadUs,
+      median_us: report.run_overhead.median_us,
+      met: report.run_overhead.median_us <= TARGETS.runOverheadUs,
+    },
+    threads: { met: false, measured: false, reason: 'this version of the bench does not time 2 threads against 1 (kernels are single-threaded)' },
+  };
+}

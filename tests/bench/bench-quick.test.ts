@@ -1,0 +1,109 @@
+// `npm run bench -- --quick`: the benchmark's own machinery, end to end, on
+// small models (the full benchmark is not part of npm test; see
+// docs/performance.md). Checks that every number the report promises is
+// there and sane, that each engine's output matched PyTorch's before it was
+// timed, and that bad arguments fail with a message.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/paths.js';
+
+const BENCH = path.join(REPO_ROOT, 'bench', 'bench.mjs');
+const present = existsSync(path.join(REPO_ROOT, 'build', 'models', 'index.json'));
+if (!present && process.env['CI'] === 'true') {
+  describe('npm run bench -- --quick', () => {
+    it('needs build/models', () => {
+      throw new Error("build/models is missing, but CI=true: run 'bash scripts/fixtures.sh'");
+    });
+  });
+}
+
+function bench(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BENCH, ...args], { encoding: 'utf8', cwd: REPO_ROOT, maxBuffer: 16 << 20 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface PathResult {
+  engine: string;
+  median_ms: number;
+  q1_ms: number;
+  q3_ms: number;
+  runs: number;
+  ratio_to_ort: number;
+  gflops: number | null;
+  ceiling_fraction: number | null;
+  max_abs_error: number;
+  error_bound: number;
+  first_output_ms?: number;
+  peak_wasm_memory_bytes?: number;
+}
+
+(present ? describe : describe.skip)('npm run bench -- --quick', () => {
+  it('reports every number for every path, with outputs checked against PyTorch', () => {
+    const r = bench('--quick', '--json', '--runs', '2');
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.status).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.settings).toMatchObject({ quick: true, runs: 2, threads: 1, interleaved: true });
+    expect(report.ceiling.gflops).toBeGreaterThan(1);
+    expect(report.engines.ort.version).toBe('1.30.0');
+
+    const names = report.models.map((m: { name: string }) => m.name);
+    expect(names).toEqual(['transformer_encoder', 'sgemm_256']);
+    const [transformer, sgemm] = report.models;
+    expect(Object.keys(transformer.paths)).toEqual(['onnx', 'pte', 'pte_xnnpack', 'pt2']);
+    expect(Object.keys(sgemm.paths)).toEqual(['onnx', 'pte']);
+    expect(sgemm.flops).toBe(2 * 256 ** 3);
+
+    for (const m of report.models) {
+      const ort = m.paths.onnx as PathResult;
+      expect(ort.engine).toBe('onnxruntime-web');
+      for (const [p, s] of Object.entries(m.paths) as Array<[string, PathResult]>) {
+        expect(s.runs).toBe(2);
+        expect(s.median_ms).toBeGreaterThan(0);
+        expect(s.q1_ms).toBeLessThanOrEqual(s.q3_ms);
+        expect(s.ratio_to_ort).toBeCloseTo(s.median_ms / ort.median_ms, 10);
+        expect(s.max_abs_error).toBeLessThanOrEqual(s.error_bound);
+        expect(s.gflops).toBeCloseTo(m.flops / (s.median_ms * 1e6), 6);
+        expect(s.ceiling_fraction).toBeCloseTo(s.gflops! / report.ceiling.gflops, 6);
+        if (p !== 'onnx') expect(s.engine).toBe('trident');
+      }
+    }
+    // Cold numbers (a fresh process per engine) for the first case.
+    for (const s of Object.values(transformer.paths) as PathResult[]) {
+      expect(s.first_output_ms).toBeGreaterThan(0);
+      expect(s.peak_wasm_memory_bytes).toBeGreaterThanOrEqual(1 << 20);
+    }
+
+    expect(report.sizes.trident.gzip_bytes).toBeGreaterThan(0);
+    expect(report.sizes.trident.gzip_bytes).toBeLessThan(report.sizes.trident.bytes);
+    expect(report.sizes.ort.bytes).toBeGreaterThan(report.sizes.trident.bytes);
+    expect(report.run_overhead.model).toBe('add_vec4.pte');
+    expect(report.run_overhead.median_us).toBeGreaterThan(0);
+
+    const t = report.targets;
+    expect(t.size.met).toBe(t.size.gzip_bytes <= t.size.limit_gzip_bytes);
+    expect(t.run_overhead.met).toBe(report.run_overhead.median_us <= 20);
+    // --quick runs no target model: the speed verdict must not claim success.
+    expect(t.speed.results).toEqual([]);
+    expect(t.speed.met).toBe(false);
+  }, 180_000);
+
+  it('prints the table without --json', () => {
+    const r = bench('--quick', '--runs', '1', '--no-cold', '--only', 'sgemm_256');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/SIMD128 ceiling: [\d.]+ GFLOP\/s/);
+    expect(r.stdout).toMatch(/\| sgemm_256 \| \.pte portable \| [\d.]+ \(/);
+    expect(r.stdout).toMatch(/One run of add_vec4\.pte from JS: median [\d.]+ µs/);
+  }, 120_000);
+
+  it('refuses unknown cases and bad counts by name', () => {
+    const unknown = bench('--quick', '--only', 'no_such_model');
+    expect(unknown.status).not.toBe(0);
+    expect(unknown.stderr).toContain('--only: unknown case no_such_model');
+    const zero = bench('--runs', '0');
+    expect(zero.status).not.toBe(0);
+    expect(zero.stderr).toContain('--runs must be a positive integer, got 0');
+  });
+});
