@@ -89,7 +89,14 @@ class NativeProgram {
     return finish(model_.set_input_scalar(method, index, v));
   }
 
-  int execute(const std::string& method) { return finish(model_.execute(method)); }
+  int execute(const std::string& method, bool profile) {
+    return finish(model_.execute(method, profile));
+  }
+
+  // Per-instruction times of the last run executed with profile = true.
+  std::string profile(const std::string& method) {
+    return text_or_empty(model_.profile_json(method));
+  }
 
   int outputCount(const std::string& method) {
     Result<size_t> n = model_.output_count(method);
@@ -201,6 +208,7 @@ EMSCRIPTEN_BINDINGS(trident) {
       .function("prepareInput", &NativeProgram::prepareInput)
       .function("setInputScalar", &NativeProgram::setInputScalar)
       .function("execute", &NativeProgram::execute)
+      .function("profile", &NativeProgram::profile)
       .function("outputCount", &NativeProgram::outputCount)
       .function("output", &NativeProgram::output)
       .function("bundledTestCount", &NativeProgram::bundledTestCount)

@@ -3,7 +3,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { load, mlirToBef, runBefExecutor, stringifyJson, valueToJson, verifyMlirToBef } from '../../dist/js/index.js';
-import { formatInspect, formatRun } from './format.mjs';
+import { formatInspect, formatProfile, formatRun } from './format.mjs';
 import { parseInputSpec } from './input-spec.mjs';
 
 export async function inspect(file, options) {
@@ -28,16 +28,42 @@ export async function run(file, options) {
     if (options.input.length === 0 && info.inputs.length > 0) {
       inputs.push(...(model.sampleInputs(method) ?? []));
     }
+    const kinds = info.outputs.map((o) => o.kind);
+    if (options.profile) {
+      // V8 compiles hot wasm functions again only between calls: warm up
+      // first, or the profile times the baseline compiler.
+      for (let i = 0; i < PROFILE_WARMUP_RUNS; i++) await model.run(method, inputs);
+      const profile = await model.profile(method, inputs);
+      const byOperator = operatorTotals(profile.instructions);
+      if (!options.json) return `${formatRun(method, profile.outputs, kinds, profile.totalMs)}\n${formatProfile(byOperator, profile.totalMs)}`;
+      const json = profile.outputs.map((value, i) => valueToJson(value, kinds[i]));
+      return stringifyJson({ outputs: json, ms: round3(profile.totalMs), profile: { instructions: profile.instructions, byOperator } });
+    }
     const start = performance.now();
     const outputs = await model.run(method, inputs);
     const ms = performance.now() - start;
-    const kinds = info.outputs.map((o) => o.kind);
     if (!options.json) return formatRun(method, outputs, kinds, ms);
     const json = outputs.map((value, i) => valueToJson(value, kinds[i]));
-    return stringifyJson({ outputs: json, ms: Math.round(ms * 1000) / 1000 });
+    return stringifyJson({ outputs: json, ms: round3(ms) });
   } finally {
     model.dispose();
   }
+}
+
+const PROFILE_WARMUP_RUNS = 3;
+const round3 = (ms) => Math.round(ms * 1000) / 1000;
+
+// Instructions grouped by operator, slowest first.
+function operatorTotals(instructions) {
+  const totals = new Map();
+  for (const p of instructions) {
+    const t = totals.get(p.name) ?? { name: p.name, instructions: 0, calls: 0, ms: 0 };
+    t.instructions += 1;
+    t.calls += p.calls;
+    t.ms += p.ms;
+    totals.set(p.name, t);
+  }
+  return [...totals.values()].sort((a, b) => b.ms - a.ms);
 }
 
 // 'forward' (ExecuTorch's convention), else the one method a file has (a

@@ -45,6 +45,16 @@ export function formatRun(method, outputs, kinds, ms) {
   return lines.join('\n');
 }
 
+/** The per-operator totals of a profiled run, as a table. */
+export function formatProfile(byOperator, totalMs) {
+  const inKernels = byOperator.reduce((sum, t) => sum + t.ms, 0);
+  const rows = byOperator.map((t) => [t.name, String(t.instructions), String(t.calls), t.ms.toFixed(3), `${((100 * t.ms) / totalMs).toFixed(1)}%`]);
+  return [
+    `profile: ${inKernels.toFixed(3)} ms in instructions of ${totalMs.toFixed(3)} ms for the call`,
+    table(['operator', 'instructions', 'calls', 'ms', 'of call'], rows),
+  ].join('\n');
+}
+
 function formatValue(value, kind) {
   if (value instanceof Tensor) {
     const values = value.toArray();

@@ -27,6 +27,8 @@ struct HostModel::MethodState {
   // into the tensor by execute(); nullptr for inputs written in place.
   std::vector<AlignedBuffer> input_staging;
   std::vector<Tensor*> staged_inputs;
+  // Per instruction, of the last run that asked for a profile.
+  std::vector<InstructionTiming> timings;
 
   ~MethodState() {
     if (ready) {
@@ -389,8 +391,12 @@ Error HostModel::set_input_scalar(const std::string& method, size_t index,
   return state->method.set_input_scalar(index, value);
 }
 
-Error HostModel::execute(const std::string& method) {
-  if (functions_ != nullptr) return functions_->execute(method);
+Error HostModel::execute(const std::string& method, bool profile) {
+  if (functions_ != nullptr) {
+    TRI_CHECK(!profile, Error::NotSupported,
+              "%s: profiling %s functions is not supported", method.c_str(), format());
+    return functions_->execute(method);
+  }
   TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
   for (size_t i = 0; i < state->staged_inputs.size(); ++i) {
     if (state->staged_inputs[i] != nullptr) {
@@ -399,7 +405,27 @@ Error HostModel::execute(const std::string& method) {
   }
   ExecuteOptions execute_options;
   execute_options.max_instructions = options_.max_instructions_per_run;
+  if (profile) {
+    state->timings.assign(state->method.num_instructions(), InstructionTiming());
+    execute_options.timings = {state->timings.data(), state->timings.size()};
+  }
   return state->method.execute(execute_options);
+}
+
+Result<std::string> HostModel::profile_json(const std::string& method) {
+  TRI_CHECK(functions_ == nullptr, Error::NotSupported,
+            "%s: profiling %s functions is not supported", method.c_str(), format());
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t pc = 0; pc < state->timings.size(); ++pc) {
+    const InstructionTiming& t = state->timings[pc];
+    if (t.calls == 0) continue;
+    list.push_back({{"index", pc},
+                    {"name", state->method.instruction_name(pc)},
+                    {"calls", t.calls},
+                    {"ns", t.nanoseconds}});
+  }
+  return nlohmann::json{{"instructions", std::move(list)}}.dump();
 }
 
 Result<size_t> HostModel::output_count(const std::string& method) {

@@ -62,7 +62,11 @@ class HostModel {
                                  const std::vector<int32_t>& shape);
   Error set_input_scalar(const std::string& method, size_t index,
                          const EValue& value);
-  Error execute(const std::string& method);
+  // profile: time each instruction of this run (profile_json reads it).
+  Error execute(const std::string& method, bool profile = false);
+  // The last profiled run of `method`: {"instructions":[{"index","name",
+  // "calls","ns"}]} for each instruction it ran, in program order.
+  Result<std::string> profile_json(const std::string& method);
   Result<size_t> output_count(const std::string& method);
   // The output value; valid until the next call on this method.
   Result<const EValue*> output(const std::string& method, size_t index);

@@ -1,7 +1,7 @@
 // Public API of trident-runtime. The same module runs in Node and browsers.
 
 export { load, runtimeInfo, type LoadOptions, type RuntimeInfo } from './load.js';
-export { Model, type BundledTest } from './model.js';
+export { Model, type BundledTest, type InstructionProfile, type RunProfile } from './model.js';
 export { Tensor, type ElementOf, type NestedValues } from './tensor.js';
 export { TridentError, ErrorCode, errorCodeName, type ErrorCodeName } from './errors.js';
 export { DTYPES, isDType, type DType, type TensorData, type TensorDataMap, type ElementValue } from './dtype.js';

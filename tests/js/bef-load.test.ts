@@ -35,6 +35,19 @@ func.func @shape() -> !ts.shape {
 `;
 
 describe('load() of TFRT files', () => {
+  it('does not profile TFRT functions', async () => {
+    const model = await load(new TextEncoder().encode(SOURCE));
+    try {
+      const err = await model.profile('divide', [7, 2]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(TridentError);
+      expect((err as TridentError).code).toBe(ErrorCode.NotSupported);
+      expect((err as TridentError).message).toMatch(/profiling mlir functions is not supported/);
+      expect(await model.run('divide', [7, 2])).toEqual([3, 1]);
+    } finally {
+      model.dispose();
+    }
+  });
+
   it('recognizes BEF bytes and MLIR text, and runs both', async () => {
     const bef = await mlirToBef(SOURCE, { filename: 'api.mlir' });
     expect(await detectFormat(bef)).toBe('bef');

@@ -89,6 +89,18 @@ describe('trident CLI on fixture programs', () => {
     expect(r.stdout).toMatch(/^forward: 1 output in \d+\.\d{3} ms\n {2}0: float32\[2, 2\] = \[2, 3, 4, 5\]\n$/);
   });
 
+  it('run --profile prints the time per operator after the outputs', () => {
+    const r = trident('run', add, '--input', t22([1, 1, 1, 1]), '--input', t22([1, 2, 3, 4]), '--profile');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(
+      /^forward: 1 output in \d+\.\d{3} ms\n {2}0: float32\[2, 2\] = \[2, 3, 4, 5\]\nprofile: \d+\.\d{3} ms in instructions of \d+\.\d{3} ms for the call\noperator +instructions +calls +ms +of call\naten::add\.out +1 +1 +\d+\.\d{3} +\d+\.\d%\n$/,
+    );
+    const json = JSON.parse(trident('run', add, '--input', t22([1, 1, 1, 1]), '--input', t22([1, 2, 3, 4]), '--profile', '--json').stdout);
+    expect(json.outputs).toEqual([{ dtype: 'float32', shape: [2, 2], values: [2, 3, 4, 5] }]);
+    expect(json.profile.instructions).toMatchObject([{ index: 0, name: 'aten::add.out', calls: 1 }]);
+    expect(json.profile.byOperator).toMatchObject([{ name: 'aten::add.out', instructions: 1, calls: 1 }]);
+  });
+
   it('writes NaN and infinities as JSON strings', () => {
     const r = trident('run', add, '--input', t22(['NaN', 'Infinity', '-Infinity', 1]), '--input', t22([1, 1, 1, 1]), '--json');
     expect(r.status).toBe(0);

@@ -130,6 +130,30 @@ describe('Model', () => {
     }
   });
 
+  it('profiles a run: the outputs, and the time of each instruction by operator', async () => {
+    const model = await load(fixture('affine.pte')); // forward(x f32[3]) = 3x + 2: mul.out then add.out
+    try {
+      const x = f32([1, 2, 3]);
+      const profile = await model.profile('forward', [x]);
+      expect((profile.outputs[0] as Tensor).toArray()).toEqual([5, 8, 11]);
+      expect(profile.instructions.map(({ index, name, calls }) => ({ index, name, calls }))).toEqual([
+        { index: 0, name: 'aten::mul.out', calls: 1 },
+        { index: 1, name: 'aten::add.out', calls: 1 },
+      ]);
+      const inInstructions = profile.instructions.reduce((sum, p) => sum + p.ms, 0);
+      expect(inInstructions).toBeGreaterThan(0);
+      expect(inInstructions).toBeLessThanOrEqual(profile.totalMs);
+      // Each profile is of its own run, not a running sum.
+      const again = await model.profile('forward', [x]);
+      expect(again.instructions.map((p) => p.calls)).toEqual([1, 1]);
+      // A profiled run leaves the model as run() does.
+      expect(((await model.run('forward', [x]))[0] as Tensor).toArray()).toEqual([5, 8, 11]);
+      await expect(model.profile('nope', [x])).rejects.toThrow("no method 'nope'");
+    } finally {
+      model.dispose();
+    }
+  });
+
   it('runs constant methods of several kinds', async () => {
     const model = await load(fixture('multi_method.pte'));
     try {

@@ -2,6 +2,8 @@
 
 #include <cinttypes>
 
+#include "cpp/runtime/platform/platform.h"
+
 namespace tri {
 
 const EValue& Method::input(size_t index) const {
@@ -160,20 +162,47 @@ Error Method::execute(const ExecuteOptions& options) {
               Error::InvalidState, "input %zu of method '%s' was not set", i,
               plan_.name);
   }
+  const size_t end = plan_.instructions.size();
+  const bool profiling = !options.timings.empty();
+  TRI_CHECK(!profiling || options.timings.size() == end, Error::InvalidArgument,
+            "method '%s': %zu timing slots for %zu instructions", plan_.name,
+            options.timings.size(), end);
   size_t pc = 0;
   uint64_t executed = 0;
-  const size_t end = plan_.instructions.size();
   while (pc < end) {
     TRI_CHECK(executed < options.max_instructions, Error::LimitExceeded,
               "method '%s' ran %" PRIu64
               " instructions without finishing (a jump loops?)",
               plan_.name, executed);
     size_t next = 0;
+    const uint64_t start = profiling ? now_ns() : 0;
     TRI_TRY_CONTEXT(run_instruction(pc, &next), "method '%s'", plan_.name);
+    if (profiling) {
+      options.timings[pc].nanoseconds += now_ns() - start;
+      ++options.timings[pc].calls;
+    }
     pc = next;
     ++executed;
   }
   return Error::Ok;
+}
+
+const char* Method::instruction_name(size_t pc) const {
+  if (pc >= plan_.instructions.size()) return "?";
+  const Instruction& instr = plan_.instructions[pc];
+  switch (instr.kind) {
+    case InstructionKind::KernelCall:
+      return plan_.operators[instr.target].name;
+    case InstructionKind::DelegateCall:
+      return plan_.delegates[instr.target].backend_id;
+    case InstructionKind::Move:
+      return "move";
+    case InstructionKind::JumpFalse:
+      return "jump_false";
+    case InstructionKind::Free:
+      return "free";
+  }
+  return "?";
 }
 
 void Method::destroy() {

@@ -26,10 +26,20 @@ struct MethodPlan {
   Span<DelegateInstance> delegates;
 };
 
+// Where a run's time went, per instruction (profiling): wall time from the
+// platform clock around each instruction, summed over the runs that asked.
+struct InstructionTiming {
+  uint64_t nanoseconds = 0;
+  uint64_t calls = 0;
+};
+
 struct ExecuteOptions {
   // Bounds the instructions one execute() may run, so a program whose jumps
   // loop forever fails instead of hanging the page.
   uint64_t max_instructions = 100000000;
+  // Empty: no profiling (the run loop reads no clock). Otherwise one entry
+  // per instruction (num_instructions()), added to by this run.
+  Span<InstructionTiming> timings;
 };
 
 class Method {
@@ -50,6 +60,11 @@ class Method {
 
   const EValue& input(size_t index) const;
   const EValue& output(size_t index) const;
+
+  // What instruction `pc` runs, for profiles: the operator's name
+  // ("aten::add.out"), the delegate's backend id, or "move", "jump_false",
+  // "free".
+  const char* instruction_name(size_t pc) const;
 
   // Resizes tensor input `index` to `sizes` (checked against its dynamism and
   // bound) and returns it; the caller writes the data at mutable_data(), or,

@@ -6,7 +6,7 @@ import { arrayClassOf, assertDType, bytesPerElement, type DType } from '../dtype
 import { env } from '../env.js';
 import { ErrorCode, TridentError } from '../errors.js';
 import { Tensor, shapeSize } from '../tensor.js';
-import type { NativeProgram, RawMethod, RawOutput, TridentModule } from './types.js';
+import type { NativeProgram, RawInstructionProfile, RawMethod, RawOutput, TridentModule } from './types.js';
 
 export type ScalarKind = 'Int' | 'Double' | 'Bool';
 export type NativeOutput = { kind: 'Tensor'; tensor: Tensor } | { kind: string; value: string | number | boolean | null };
@@ -68,9 +68,14 @@ export class NativeHandle {
     this.check(this.live().setInputScalar(method, index, kind, value), `run('${method}')`);
   }
 
-  execute(method: string): void {
+  execute(method: string, profile = false): void {
     this.module.setSimdEnabled(env.simd);
-    this.check(this.live().execute(method), `run('${method}')`);
+    this.check(this.live().execute(method, profile), `run('${method}')`);
+  }
+
+  /** Per-instruction times of the last execute(method, true). */
+  profile(method: string): RawInstructionProfile[] {
+    return this.json<{ instructions: RawInstructionProfile[] }>(this.live().profile(method), `profile('${method}')`).instructions;
   }
 
   /**

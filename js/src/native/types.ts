@@ -9,7 +9,8 @@ export interface NativeProgram {
   describe(): string;
   prepareInput(method: string, index: number, shape: number[]): number;
   setInputScalar(method: string, index: number, kind: string, value: string): number;
-  execute(method: string): number;
+  execute(method: string, profile: boolean): number;
+  profile(method: string): string;
   outputCount(method: string): number;
   output(method: string, index: number): string;
   bundledTestCount(): number;
@@ -92,3 +93,11 @@ export interface RawMethod {
 export type RawOutput =
   | { kind: 'Tensor'; dtype: string; shape: number[]; ptr: number; nbytes: number }
   | { kind: string; value?: string | number | boolean | null };
+
+/** profile(method): one instruction of the last profiled run. */
+export interface RawInstructionProfile {
+  index: number;
+  name: string;
+  calls: number;
+  ns: number;
+}

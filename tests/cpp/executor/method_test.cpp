@@ -57,6 +57,25 @@ class MethodTest : public ::testing::Test {
     return instr;
   }
 
+  // 0: JumpFalse(cond=v2, dest=3)
+  // 1: increment(v0) -> v1
+  // 2: JumpFalse(cond=v3 (false), dest=4)   -- unconditional skip
+  // 3: Move v0 -> v1
+  std::vector<Instruction> jump_and_move(std::vector<EValue*>& args) {
+    Instruction jump;
+    jump.kind = InstructionKind::JumpFalse;
+    jump.a = 2;
+    jump.b = 3;
+    Instruction skip = jump;
+    skip.a = 3;
+    skip.b = 4;
+    Instruction move;
+    move.kind = InstructionKind::Move;
+    move.a = 0;
+    move.b = 1;
+    return {jump, kernel_call(args), skip, move};
+  }
+
   KernelEntry entry_;
   std::vector<ResolvedOperator> ops_;
   TensorFactory tf_;
@@ -90,28 +109,12 @@ TEST_F(MethodTest, KernelErrorsCarryInstructionAndOperator) {
 }
 
 TEST_F(MethodTest, JumpFalseAndMove) {
-  // 0: JumpFalse(cond=v2, dest=3)
-  // 1: increment(v0) -> v1
-  // 2: JumpFalse(cond=v3 (false), dest=4)   -- unconditional skip
-  // 3: Move v0 -> v1
   Tensor* in = tf_.make(ScalarType::Float, {1}, {5});
   Tensor* out = tf_.zeros(ScalarType::Float, {1});
   std::vector<EValue> values = {EValue::from_tensor(in), EValue::from_tensor(out),
                                 EValue::from_bool(true), EValue::from_bool(false)};
   std::vector<EValue*> args = {&values[0], &values[1], &values[1]};
-  Instruction jump;
-  jump.kind = InstructionKind::JumpFalse;
-  jump.a = 2;
-  jump.b = 3;
-  Instruction skip;
-  skip.kind = InstructionKind::JumpFalse;
-  skip.a = 3;
-  skip.b = 4;
-  Instruction move;
-  move.kind = InstructionKind::Move;
-  move.a = 0;
-  move.b = 1;
-  std::vector<Instruction> instrs = {jump, kernel_call(args), skip, move};
+  std::vector<Instruction> instrs = jump_and_move(args);
   std::vector<int32_t> inputs = {2}, outputs = {1};
   Method m = make(values, instrs, inputs, outputs);
   ASSERT_EQ(m.execute(), Error::Ok) << last_error_message();
@@ -150,6 +153,52 @@ TEST_F(MethodTest, RunawayLoopHitsTheBudget) {
   EXPECT_EQ(m.execute(options), Error::LimitExceeded);
   EXPECT_NE(std::string(last_error_message()).find("without finishing"),
             std::string::npos);
+}
+
+TEST_F(MethodTest, ProfileCountsEveryInstructionThatRan) {
+  // Condition true: the kernel and both jumps run, the move is skipped.
+  Tensor* in = tf_.make(ScalarType::Float, {1}, {5});
+  Tensor* out = tf_.zeros(ScalarType::Float, {1});
+  std::vector<EValue> values = {EValue::from_tensor(in), EValue::from_tensor(out),
+                                EValue::from_bool(true), EValue::from_bool(false)};
+  std::vector<EValue*> args = {&values[0], &values[1], &values[1]};
+  std::vector<Instruction> instrs = jump_and_move(args);
+  std::vector<int32_t> inputs = {2}, outputs = {1};
+  Method m = make(values, instrs, inputs, outputs);
+  std::vector<InstructionTiming> timings(instrs.size());
+  ExecuteOptions options;
+  options.timings = {timings.data(), timings.size()};
+  ASSERT_EQ(m.execute(options), Error::Ok) << last_error_message();
+  ASSERT_EQ(m.execute(options), Error::Ok) << last_error_message();
+  EXPECT_EQ(timings[0].calls, 2u);
+  EXPECT_EQ(timings[1].calls, 2u);
+  EXPECT_EQ(timings[2].calls, 2u);
+  EXPECT_EQ(timings[3].calls, 0u);
+  EXPECT_EQ(timings[3].nanoseconds, 0u);
+  EXPECT_STREQ(m.instruction_name(0), "jump_false");
+  EXPECT_STREQ(m.instruction_name(1), "test::increment.out");
+  EXPECT_STREQ(m.instruction_name(3), "move");
+  EXPECT_STREQ(m.instruction_name(4), "?");
+  // A run without timings reads no clock and leaves them alone.
+  ASSERT_EQ(m.execute(), Error::Ok);
+  EXPECT_EQ(timings[1].calls, 2u);
+}
+
+TEST_F(MethodTest, ProfileNeedsOneSlotPerInstruction) {
+  std::vector<EValue> values = {EValue::from_bool(true)};
+  Instruction jump;
+  jump.kind = InstructionKind::JumpFalse;
+  jump.a = 0;
+  jump.b = 1;
+  std::vector<Instruction> instrs = {jump, jump};
+  std::vector<int32_t> inputs, outputs;
+  Method m = make(values, instrs, inputs, outputs);
+  std::vector<InstructionTiming> timings(1);
+  ExecuteOptions options;
+  options.timings = {timings.data(), timings.size()};
+  EXPECT_EQ(m.execute(options), Error::InvalidArgument);
+  EXPECT_STREQ(last_error_message(), "method 'forward': 1 timing slots for 2 instructions");
+  EXPECT_EQ(timings[0].calls, 0u);
 }
 
 TEST_F(MethodTest, FreeClearsTensorData) {
