@@ -1,5 +1,6 @@
 #include "cpp/kernels/simd/f32_gemm_minmax.h"
 
+#include <cmath>
 #include <cstring>
 
 #include "cpp/kernels/util/gemm_f4.h"
@@ -10,146 +11,284 @@ namespace {
 
 constexpr size_t kMr = kF32GemmMr;
 constexpr size_t kNr = kF32GemmNr;
+constexpr size_t kPackNr = kF32GemmPackNr;
+// Rows of c one pass over a 16-column weight strip covers before moving to
+// the next strip: the strip's weights stay in cache across the row pairs.
+constexpr size_t kRowBlock = 64;
 
 float clamp_scalar(float v, float lo, float hi) { return f4_lane_min(f4_lane_max(v, lo), hi); }
 
-// One 6x8 tile over one packed block: rows come from `a` (ks * 6 pointers,
-// step-major). Kept as a function called per tile, so V8 tiers it up.
-void tile(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a, const float* w,
-          float* c, size_t c_stride, F4 vmin, F4 vmax) {
-  F4 acc[kMr][2];
-  const F4 b0 = f4_load(w);
-  const F4 b1 = f4_load(w + 4);
-  for (size_t r = 0; r < kMr; ++r) {
-    acc[r][0] = b0;
-    acc[r][1] = b1;
-  }
-  w += kNr;
-  for (size_t s = 0; s < ks; ++s) {
-    const float* rows[kMr];
-    for (size_t r = 0; r < kMr; ++r) rows[r] = a[s * kMr + r];
-    for (size_t p = 0; p < kc; ++p) {
-      const F4 w0 = f4_load(w);
-      const F4 w1 = f4_load(w + 4);
-      w += kNr;
-      // A constant trip count: the compiler unrolls it into 12 accumulators.
-      for (size_t r = 0; r < kMr; ++r) {
-        const F4 v = f4_splat(rows[r][p]);
-        acc[r][0] = f4_madd(acc[r][0], v, w0);
-        acc[r][1] = f4_madd(acc[r][1], v, w1);
-      }
-    }
-  }
-  for (size_t r = 0; r < mr; ++r) {
-    float* row = c + r * c_stride;
-    const F4 lo = f4_clamp(acc[r][0], vmin, vmax);
-    const F4 hi = f4_clamp(acc[r][1], vmin, vmax);
-    if (nc == kNr) {
-      f4_store(row, lo);
-      f4_store(row + 4, hi);
-    } else {
-      alignas(16) float tmp[kNr];
-      f4_store(tmp, lo);
-      f4_store(tmp + 4, hi);
-      memcpy(row, tmp, nc * sizeof(float));
-    }
+// What a tile needs only after its k loop, passed by pointer so that the
+// loop keeps its integer registers (V8 spills otherwise).
+struct TileOut {
+  float* c;
+  size_t c_stride;
+  size_t mr;  // 1 or 2 rows stored
+  size_t nc;  // 1..16 columns stored
+  bool accumulate;  // c += result (later K blocks of the panel path)
+  float lo, hi;
+};
+
+inline F4 load_columns(const float* row, size_t nc, size_t j) {
+  if (j + 4 <= nc) return f4_load(row + j);
+  return f4_load_partial(row + j, j < nc ? nc - j : 0);
+}
+
+inline void store_columns(float* row, size_t nc, size_t j, F4 v) {
+  if (j + 4 <= nc) {
+    f4_store(row + j, v);
+  } else if (j < nc) {
+    f4_store_partial(row + j, nc - j, v);
   }
 }
 
-void run_tiles(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
-               const float* packed, float* c, size_t c_stride, float min, float max) {
-  const F4 vmin = f4_splat(min);
-  const F4 vmax = f4_splat(max);
-  const size_t block = kNr * (1 + ks * kc);
-  for (size_t j = 0; j < nc; j += kNr) {
-    tile(mr, nc - j < kNr ? nc - j : kNr, kc, ks, a, packed, c + j, c_stride, vmin, vmax);
-    packed += block;
+// Adds c when accumulating, clamps and stores the rows and columns in range.
+// Inlined into each tile: a call here would need the accumulators in memory.
+__attribute__((always_inline)) inline void finish_tile(const TileOut* out, F4 c00, F4 c01, F4 c02,
+                                                       F4 c03, F4 c10, F4 c11, F4 c12, F4 c13) {
+  float* c0 = out->c;
+  // One row: the second row's sums are of a repeated row, never stored.
+  float* c1 = out->mr > 1 ? c0 + out->c_stride : c0;
+  const size_t nc = out->nc;
+  if (out->accumulate) {
+    c00 = f4_add(c00, load_columns(c0, nc, 0));
+    c01 = f4_add(c01, load_columns(c0, nc, 4));
+    c02 = f4_add(c02, load_columns(c0, nc, 8));
+    c03 = f4_add(c03, load_columns(c0, nc, 12));
+    c10 = f4_add(c10, load_columns(c1, nc, 0));
+    c11 = f4_add(c11, load_columns(c1, nc, 4));
+    c12 = f4_add(c12, load_columns(c1, nc, 8));
+    c13 = f4_add(c13, load_columns(c1, nc, 12));
+  }
+  const F4 lo = f4_splat(out->lo);
+  const F4 hi = f4_splat(out->hi);
+  if (out->mr > 1) {
+    store_columns(c1, nc, 0, f4_clamp(c10, lo, hi));
+    store_columns(c1, nc, 4, f4_clamp(c11, lo, hi));
+    store_columns(c1, nc, 8, f4_clamp(c12, lo, hi));
+    store_columns(c1, nc, 12, f4_clamp(c13, lo, hi));
+  }
+  store_columns(c0, nc, 0, f4_clamp(c00, lo, hi));
+  store_columns(c0, nc, 4, f4_clamp(c01, lo, hi));
+  store_columns(c0, nc, 8, f4_clamp(c02, lo, hi));
+  store_columns(c0, nc, 12, f4_clamp(c03, lo, hi));
+}
+
+// k steps of the 2x16 tile: per step both A values broadcast from memory,
+// the 16 weights of the step (two 8-column halves, w0 and w1, kWs floats
+// per step), 8 mul+add. All six loads come before the arithmetic, the order
+// V8 keeps and this CPU runs fastest. Inlined into the tiles, so the
+// accumulators never leave registers.
+template <size_t kWs>
+__attribute__((always_inline)) inline void k_steps(size_t k, const float* a0, const float* a1,
+                                                   const float*& w0, const float*& w1, F4& c00,
+                                                   F4& c01, F4& c02, F4& c03, F4& c10, F4& c11,
+                                                   F4& c12, F4& c13) {
+  for (size_t p = 0; p < k; ++p) {
+    const F4 x0 = f4_load_splat(a0 + p);
+    const F4 x1 = f4_load_splat(a1 + p);
+    const F4 b0 = f4_load(w0);
+    const F4 b1 = f4_load(w0 + 4);
+    const F4 b2 = f4_load(w1);
+    const F4 b3 = f4_load(w1 + 4);
+    w0 += kWs;
+    w1 += kWs;
+    c00 = f4_madd(c00, x0, b0);
+    c01 = f4_madd(c01, x0, b1);
+    c02 = f4_madd(c02, x0, b2);
+    c03 = f4_madd(c03, x0, b3);
+    c10 = f4_madd(c10, x1, b0);
+    c11 = f4_madd(c11, x1, b1);
+    c12 = f4_madd(c12, x1, b2);
+    c13 = f4_madd(c13, x1, b3);
   }
 }
+
+// 2 rows x 16 columns. w0 and w1 start at the halves' 8 starting values
+// (bias or zeros); the k steps follow, kWs floats apart (8 in load-time
+// packed blocks, 16 in a run-time panel).
+template <size_t kWs>
+void tile_2x16(size_t k, const float* a0, const float* a1, const float* w0, const float* w1,
+               const TileOut* out) {
+  F4 c00 = f4_load(w0), c01 = f4_load(w0 + 4), c02 = f4_load(w1), c03 = f4_load(w1 + 4);
+  F4 c10 = c00, c11 = c01, c12 = c02, c13 = c03;
+  w0 += kWs;
+  w1 += kWs;
+  k_steps<kWs>(k, a0, a1, w0, w1, c00, c01, c02, c03, c10, c11, c12, c13);
+  finish_tile(out, c00, c01, c02, c03, c10, c11, c12, c13);
+}
+
+// The indirect form: for each of ks taps the two rows come from a[2s] and
+// a[2s + 1], kc floats each; the weights run on across the taps.
+void itile_2x16(size_t kc, size_t ks, const float* const* a, const float* w0, const float* w1,
+                const TileOut* out) {
+  F4 c00 = f4_load(w0), c01 = f4_load(w0 + 4), c02 = f4_load(w1), c03 = f4_load(w1 + 4);
+  F4 c10 = c00, c11 = c01, c12 = c02, c13 = c03;
+  w0 += kPackNr;
+  w1 += kPackNr;
+  for (size_t s = 0; s < ks; ++s) {
+    k_steps<kPackNr>(kc, a[2 * s], a[2 * s + 1], w0, w1, c00, c01, c02, c03, c10, c11, c12, c13);
+  }
+  finish_tile(out, c00, c01, c02, c03, c10, c11, c12, c13);
+}
+
+// Called through pointers the optimizer cannot see through: binaryen
+// (wasm-opt, run by emcc at -O3) inlines a function with one call site
+// whatever `noinline` says, and then the hot loop sits in a driver V8
+// enters once per GEMM and never tiers up (ENVIRONMENT.md).
+using PackedTile = void (*)(size_t, const float*, const float*, const float*, const float*,
+                            const TileOut*);
+using IndirectTile = void (*)(size_t, size_t, const float* const*, const float*, const float*,
+                              const TileOut*);
+PackedTile volatile g_packed_tile = &tile_2x16<kPackNr>;
+PackedTile volatile g_panel_tile = &tile_2x16<kNr>;
+IndirectTile volatile g_indirect_tile = &itile_2x16;
+
+size_t block_floats(size_t k) { return kPackNr * (k + 1); }
 
 }  // namespace
 
 size_t f32_gemm_packed_floats(size_t nc, size_t k) {
-  return (nc + kNr - 1) / kNr * kNr * (k + 1);
+  return (nc + kPackNr - 1) / kPackNr * block_floats(k);
 }
 
 void f32_gemm_pack(size_t nc, size_t k, const float* weights, size_t n_stride, size_t k_stride,
                    const float* bias, float* packed) {
-  for (size_t j0 = 0; j0 < nc; j0 += kNr) {
-    for (size_t j = 0; j < kNr; ++j) {
+  for (size_t j0 = 0; j0 < nc; j0 += kPackNr) {
+    for (size_t j = 0; j < kPackNr; ++j) {
       packed[j] = j0 + j < nc && bias != nullptr ? bias[j0 + j] : 0.0f;
     }
-    packed += kNr;
+    packed += kPackNr;
     for (size_t p = 0; p < k; ++p) {
-      for (size_t j = 0; j < kNr; ++j) {
+      for (size_t j = 0; j < kPackNr; ++j) {
         packed[j] = j0 + j < nc ? weights[(j0 + j) * n_stride + p * k_stride] : 0.0f;
       }
-      packed += kNr;
+      packed += kPackNr;
     }
   }
 }
 
-void f32_gemm_minmax_6x8(size_t mr, size_t nc, size_t k, const float* a, size_t a_stride,
-                         const float* packed, float* c, size_t c_stride, float min, float max) {
-  // Rows past mr repeat the last one: computed, never stored.
-  const float* rows[kMr];
-  for (size_t r = 0; r < kMr; ++r) rows[r] = a + (r < mr ? r : mr - 1) * a_stride;
-  run_tiles(mr, nc, k, 1, rows, packed, c, c_stride, min, max);
-}
-
-void f32_igemm_minmax_6x8(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
+void f32_gemm_minmax_2x16(size_t m, size_t nc, size_t k, const float* a, size_t a_stride,
                           const float* packed, float* c, size_t c_stride, float min, float max) {
-  run_tiles(mr, nc, kc, ks, a, packed, c, c_stride, min, max);
+  const PackedTile tile = g_packed_tile;
+  const size_t block = block_floats(k);
+  for (size_t i0 = 0; i0 < m; i0 += kRowBlock) {
+    const size_t i1 = m - i0 < kRowBlock ? m : i0 + kRowBlock;
+    for (size_t j = 0; j < nc; j += kNr) {
+      const size_t n = nc - j < kNr ? nc - j : kNr;
+      const float* w0 = packed + (j / kPackNr) * block;
+      // 8 columns or fewer left: read the one block twice, store half.
+      const float* w1 = n > kPackNr ? w0 + block : w0;
+      for (size_t i = i0; i < i1; i += kMr) {
+        const size_t mr = i1 - i < kMr ? i1 - i : kMr;
+        const float* a0 = a + i * a_stride;
+        const TileOut out = {c + i * c_stride + j, c_stride, mr, n, false, min, max};
+        tile(k, a0, mr > 1 ? a0 + a_stride : a0, w0, w1, &out);
+      }
+    }
+  }
 }
 
-void f32_igemm_minmax_reference(size_t mr, size_t nc, size_t kc, size_t ks,
+void f32_igemm_minmax_2x16(size_t m, size_t nc, size_t kc, size_t ks, const float* const* a,
+                           const float* packed, float* c, size_t c_stride, float min, float max) {
+  const IndirectTile tile = g_indirect_tile;
+  const size_t block = block_floats(ks * kc);
+  for (size_t j = 0; j < nc; j += kNr) {
+    const size_t n = nc - j < kNr ? nc - j : kNr;
+    const float* w0 = packed + (j / kPackNr) * block;
+    const float* w1 = n > kPackNr ? w0 + block : w0;
+    for (size_t i = 0; i < m; i += kMr) {
+      const size_t mr = m - i < kMr ? m - i : kMr;
+      const TileOut out = {c + i * c_stride + j, c_stride, mr, n, false, min, max};
+      tile(kc, ks, a + (i / kMr) * ks * kMr, w0, w1, &out);
+    }
+  }
+}
+
+void f32_gemm_panel_2x16(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
+                         const float* panel, float* c, size_t c_stride, bool accumulate) {
+  const PackedTile tile = g_panel_tile;
+  for (size_t i = 0; i < m; i += kMr) {
+    const size_t mr = m - i < kMr ? m - i : kMr;
+    const float* a0 = a + i * a_stride;
+    const TileOut out = {c + i * c_stride, c_stride, mr, nc, accumulate, -INFINITY, INFINITY};
+    tile(kc, a0, mr > 1 ? a0 + a_stride : a0, panel, panel + kPackNr, &out);
+  }
+}
+
+void f32_igemm_minmax_reference(size_t m, size_t nc, size_t kc, size_t ks,
                                 const float* const* a, const float* packed, float* c,
                                 size_t c_stride, float min, float max) {
-  const size_t block = kNr * (1 + ks * kc);
-  for (size_t r = 0; r < mr; ++r) {
+  const size_t block = block_floats(ks * kc);
+  for (size_t i = 0; i < m; ++i) {
+    const float* const* pair = a + (i / kMr) * ks * kMr;
     for (size_t j = 0; j < nc; ++j) {
-      const float* w = packed + (j / kNr) * block;
-      const size_t lane = j % kNr;
+      const float* w = packed + (j / kPackNr) * block;
+      const size_t lane = j % kPackNr;
       float acc = w[lane];
-      w += kNr;
+      w += kPackNr;
       for (size_t s = 0; s < ks; ++s) {
-        const float* row = a[s * kMr + r];
+        const float* row = pair[s * kMr + i % kMr];
         for (size_t p = 0; p < kc; ++p) {
-          acc += row[p] * w[(s * kc + p) * kNr + lane];
+          acc += row[p] * w[(s * kc + p) * kPackNr + lane];
         }
       }
-      c[r * c_stride + j] = clamp_scalar(acc, min, max);
+      c[i * c_stride + j] = clamp_scalar(acc, min, max);
     }
   }
 }
 
-}  // namespace tri
-
-namespace tri {
-
-void f32_gemm_minmax_reference(size_t mr, size_t nc, size_t k, const float* a, size_t a_stride,
+void f32_gemm_minmax_reference(size_t m, size_t nc, size_t k, const float* a, size_t a_stride,
                                const float* packed, float* c, size_t c_stride, float min,
                                float max) {
-  const float* rows[kF32GemmMr];
-  for (size_t r = 0; r < kF32GemmMr; ++r) rows[r] = a + (r < mr ? r : mr - 1) * a_stride;
-  f32_igemm_minmax_reference(mr, nc, k, 1, rows, packed, c, c_stride, min, max);
-}
-
-void f32_gemm_minmax(size_t mr, size_t nc, size_t k, const float* a, size_t a_stride,
-                     const float* packed, float* c, size_t c_stride, float min, float max) {
-  if (simd_enabled()) {
-    f32_gemm_minmax_6x8(mr, nc, k, a, a_stride, packed, c, c_stride, min, max);
-  } else {
-    f32_gemm_minmax_reference(mr, nc, k, a, a_stride, packed, c, c_stride, min, max);
+  const size_t block = block_floats(k);
+  for (size_t i = 0; i < m; ++i) {
+    const float* row = a + i * a_stride;
+    for (size_t j = 0; j < nc; ++j) {
+      const float* w = packed + (j / kPackNr) * block;
+      const size_t lane = j % kPackNr;
+      float acc = w[lane];
+      for (size_t p = 0; p < k; ++p) acc += row[p] * w[(p + 1) * kPackNr + lane];
+      c[i * c_stride + j] = clamp_scalar(acc, min, max);
+    }
   }
 }
 
-void f32_igemm_minmax(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
+void f32_gemm_panel_reference(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
+                              const float* panel, float* c, size_t c_stride, bool accumulate) {
+  for (size_t i = 0; i < m; ++i) {
+    for (size_t j = 0; j < nc; ++j) {
+      float acc = panel[j];
+      for (size_t p = 0; p < kc; ++p) acc += a[i * a_stride + p] * panel[(p + 1) * kNr + j];
+      c[i * c_stride + j] = accumulate ? acc + c[i * c_stride + j] : acc;
+    }
+  }
+}
+
+void f32_gemm_minmax(size_t m, size_t nc, size_t k, const float* a, size_t a_stride,
+                     const float* packed, float* c, size_t c_stride, float min, float max) {
+  if (simd_enabled()) {
+    f32_gemm_minmax_2x16(m, nc, k, a, a_stride, packed, c, c_stride, min, max);
+  } else {
+    f32_gemm_minmax_reference(m, nc, k, a, a_stride, packed, c, c_stride, min, max);
+  }
+}
+
+void f32_igemm_minmax(size_t m, size_t nc, size_t kc, size_t ks, const float* const* a,
                       const float* packed, float* c, size_t c_stride, float min, float max) {
   if (simd_enabled()) {
-    f32_igemm_minmax_6x8(mr, nc, kc, ks, a, packed, c, c_stride, min, max);
+    f32_igemm_minmax_2x16(m, nc, kc, ks, a, packed, c, c_stride, min, max);
   } else {
-    f32_igemm_minmax_reference(mr, nc, kc, ks, a, packed, c, c_stride, min, max);
+    f32_igemm_minmax_reference(m, nc, kc, ks, a, packed, c, c_stride, min, max);
+  }
+}
+
+void f32_gemm_panel(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
+                    const float* panel, float* c, size_t c_stride, bool accumulate) {
+  if (simd_enabled()) {
+    f32_gemm_panel_2x16(m, nc, kc, a, a_stride, panel, c, c_stride, accumulate);
+  } else {
+    f32_gemm_panel_reference(m, nc, kc, a, a_stride, panel, c, c_stride, accumulate);
   }
 }
 

@@ -1,23 +1,35 @@
-// float32 GEMM microkernels over weights packed once, XNNPACK style:
-// c = clamp(a @ w + bias, min, max), in tiles of up to 6 rows by 8 output
-// channels (12 f32x4 accumulators). Two entry points share one tile loop:
-// - gemm: the rows of `a` are strided in memory (fully connected layers,
-//   1x1 convolutions over NHWC data);
+// float32 GEMM microkernels, XNNPACK style: c = clamp(a @ w + bias, min, max)
+// in register tiles of 2 rows by 16 columns (8 f32x4 accumulators), the A
+// values broadcast straight from memory (v128.load32_splat), mul then add.
+//
+// Why 2x16 (measured in Node 20 against the 12-chain ceiling of
+// bench/ceiling, about 95% of it from 256 to 1024, where a 6x8 tile reached
+// 50%): V8's x64 code has 15 usable xmm registers and loads every operand of
+// a loop iteration before the arithmetic. 8 accumulators + 4 weight vectors
+// + 2 broadcasts + 1 product fit; 6x8's 12 + 2 + 6 + 1 spill every
+// iteration.
+//
+// Three entry points share one tile loop:
+// - gemm: rows of `a` strided in memory (fully connected layers, 1x1
+//   convolutions over NHWC data), weights packed once at load;
 // - igemm ("indirect"): each row of `a` is gathered from `ks` pointers of
 //   `kc` floats (a convolution's window: one pointer per kernel tap, to an
-//   NHWC input pixel, or to a zero row for padding).
-// The packed layout, per block of 8 output channels (zero-padded): 8 bias
-// values, then for each of the ks*kc reduction steps the 8 weights.
-// Natively the f32x4 type is emulated, so the tests run the same tile logic
-// against the scalar reference.
+//   NHWC input pixel, or to a zero row for padding);
+// - panel: B packed at run time, 16 columns at a time (mm, addmm, bmm,
+//   linear and im2col convolution in the portable kernels).
+// The load-time packed layout, per block of 8 output channels (zero-padded):
+// 8 bias values, then for each of the ks*kc reduction steps the 8 weights.
+// A tile reads two neighbouring blocks. Natively the f32x4 type is
+// emulated, so the tests run the same tile logic against the references.
 #pragma once
 
 #include <cstddef>
 
 namespace tri {
 
-constexpr size_t kF32GemmMr = 6;
-constexpr size_t kF32GemmNr = 8;
+constexpr size_t kF32GemmMr = 2;    // rows per tile
+constexpr size_t kF32GemmNr = 16;   // columns per tile
+constexpr size_t kF32GemmPackNr = 8;  // columns per packed weight block
 
 // Floats of packed weights for `nc` output channels and `k` reduction steps.
 size_t f32_gemm_packed_floats(size_t nc, size_t k);
@@ -30,30 +42,43 @@ size_t f32_gemm_packed_floats(size_t nc, size_t k);
 void f32_gemm_pack(size_t nc, size_t k, const float* weights, size_t n_stride, size_t k_stride,
                    const float* bias, float* packed);
 
-// mr (<= 6) rows of c, nc columns (looped 8 at a time). Row r of a is
-// a + r * a_stride (in floats), k long; c rows are c_stride floats apart.
-void f32_gemm_minmax_6x8(size_t mr, size_t nc, size_t k, const float* a, size_t a_stride,
-                         const float* packed, float* c, size_t c_stride, float min, float max);
+// All m rows of c (nc columns), row i of a at a + i * a_stride, k long.
+// What kernels call: the 2x16 tiles when SIMD is on (simd_enabled()), the
+// reference otherwise.
+void f32_gemm_minmax(size_t m, size_t nc, size_t k, const float* a, size_t a_stride,
+                     const float* packed, float* c, size_t c_stride, float min, float max);
 
-// mr (<= 6) rows, each the concatenation over ks steps of kc floats at
-// a[s * 6 + r] (s < ks, r < 6: rows at and past mr must still point at
-// readable floats, e.g. repeat a valid row; they are computed, not stored).
-void f32_igemm_minmax_6x8(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
+// Indirect rows: m rows in pairs. For pair q (rows 2q, 2q + 1) and tap s,
+// the two rows' kc floats start at a[(q * ks + s) * 2 + r]. When m is odd the
+// last pair's second pointers must still be readable (e.g. repeat the first
+// row's): they are computed, never stored.
+void f32_igemm_minmax(size_t m, size_t nc, size_t kc, size_t ks, const float* const* a,
+                      const float* packed, float* c, size_t c_stride, float min, float max);
+
+// The B panel of the portable gemm: panel[0, 16) the starting row (zeros),
+// then kc rows of 16 columns (columns past nc zero). c = a @ panel for all m
+// rows when !accumulate, c += a @ panel otherwise (the later K blocks).
+constexpr size_t kF32PanelKc = 256;
+inline size_t f32_gemm_panel_floats(size_t kc) { return kF32GemmNr * (kc + 1); }
+void f32_gemm_panel(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
+                    const float* panel, float* c, size_t c_stride, bool accumulate);
+
+// The tile paths, whatever simd_enabled() says (for tests).
+void f32_gemm_minmax_2x16(size_t m, size_t nc, size_t k, const float* a, size_t a_stride,
                           const float* packed, float* c, size_t c_stride, float min, float max);
+void f32_igemm_minmax_2x16(size_t m, size_t nc, size_t kc, size_t ks, const float* const* a,
+                           const float* packed, float* c, size_t c_stride, float min, float max);
+void f32_gemm_panel_2x16(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
+                         const float* panel, float* c, size_t c_stride, bool accumulate);
 
 // The scalar references the tiles are tested against (same packed weights).
-void f32_igemm_minmax_reference(size_t mr, size_t nc, size_t kc, size_t ks,
-                                const float* const* a, const float* packed, float* c,
-                                size_t c_stride, float min, float max);
-void f32_gemm_minmax_reference(size_t mr, size_t nc, size_t k, const float* a, size_t a_stride,
+void f32_gemm_minmax_reference(size_t m, size_t nc, size_t k, const float* a, size_t a_stride,
                                const float* packed, float* c, size_t c_stride, float min,
                                float max);
-
-// What kernels call: the 6x8 tiles when SIMD is on (simd_enabled()), the
-// references otherwise.
-void f32_gemm_minmax(size_t mr, size_t nc, size_t k, const float* a, size_t a_stride,
-                     const float* packed, float* c, size_t c_stride, float min, float max);
-void f32_igemm_minmax(size_t mr, size_t nc, size_t kc, size_t ks, const float* const* a,
-                      const float* packed, float* c, size_t c_stride, float min, float max);
+void f32_igemm_minmax_reference(size_t m, size_t nc, size_t kc, size_t ks,
+                                const float* const* a, const float* packed, float* c,
+                                size_t c_stride, float min, float max);
+void f32_gemm_panel_reference(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
+                              const float* panel, float* c, size_t c_stride, bool accumulate);
 
 }  // namespace tri

@@ -1,69 +1,31 @@
 #include "cpp/kernels/util/gemm_f32.h"
 
+#include <cstddef>
+
+#include "cpp/kernels/simd/f32_gemm_minmax.h"
 #include "cpp/kernels/util/gemm_f4.h"
 
 namespace tri {
 namespace {
 
-constexpr int64_t kNr = 8;
-constexpr int64_t kMr = 6;
+constexpr size_t kNr = kF32GemmNr;
+constexpr size_t kKc = kF32PanelKc;
 
-// R rows of c, nc (<= 8) columns, over one packed kc x 8 panel. `first`
-// overwrites c, later K slices add to it. One call per tile keeps the hot
-// loop in a function V8 tiers up.
-template <int R>
-void micro_tile(const float* a, int64_t a_rs, int64_t a_cs, const float* panel, int64_t kc,
-                float* c, int64_t ldc, int64_t nc, bool first) {
-  F4 acc[R][2];
-  for (int r = 0; r < R; ++r) {
-    acc[r][0] = f4_zero();
-    acc[r][1] = f4_zero();
-  }
-  for (int64_t p = 0; p < kc; ++p) {
-    const F4 b0 = f4_load(panel + p * kNr);
-    const F4 b1 = f4_load(panel + p * kNr + 4);
-    for (int r = 0; r < R; ++r) {
-      const F4 av = f4_splat(a[r * a_rs + p * a_cs]);
-      acc[r][0] = f4_madd(acc[r][0], av, b0);
-      acc[r][1] = f4_madd(acc[r][1], av, b1);
-    }
-  }
-  for (int r = 0; r < R; ++r) {
-    float* row = c + r * ldc;
-    if (nc == kNr) {
-      if (!first) {
-        acc[r][0] = f4_add(acc[r][0], f4_load(row));
-        acc[r][1] = f4_add(acc[r][1], f4_load(row + 4));
-      }
-      f4_store(row, acc[r][0]);
-      f4_store(row + 4, acc[r][1]);
-    } else {
-      float tmp[kNr];
-      f4_store(tmp, acc[r][0]);
-      f4_store(tmp + 4, acc[r][1]);
-      for (int64_t j = 0; j < nc; ++j) row[j] = first ? tmp[j] : row[j] + tmp[j];
-    }
-  }
-}
-
-using TileFn = void (*)(const float*, int64_t, int64_t, const float*, int64_t, float*, int64_t,
-                        int64_t, bool);
-constexpr TileFn kTiles[kMr + 1] = {nullptr,        micro_tile<1>, micro_tile<2>, micro_tile<3>,
-                                    micro_tile<4>, micro_tile<5>, micro_tile<6>};
-
-// panel[p * 8 + j] = b(p, j) for j < nc, 0 beyond.
-void pack_panel(const float* b, int64_t ldb, int64_t kc, int64_t nc, float* panel) {
+// panel: a zero row (the tile's starting values), then panel[(p + 1) * 16 + j]
+// = b(p, j) for j < nc, 0 beyond.
+void pack_panel(const float* b, size_t ldb, size_t kc, size_t nc, float* panel) {
+  for (size_t j = 0; j < kNr; j += 4) f4_store(panel + j, f4_zero());
+  float* dst = panel + kNr;
   if (nc == kNr) {
-    for (int64_t p = 0; p < kc; ++p) {
-      f4_store(panel + p * kNr, f4_load(b + p * ldb));
-      f4_store(panel + p * kNr + 4, f4_load(b + p * ldb + 4));
+    for (size_t p = 0; p < kc; ++p, dst += kNr) {
+      const float* src = b + p * ldb;
+      for (size_t j = 0; j < kNr; j += 4) f4_store(dst + j, f4_load(src + j));
     }
     return;
   }
-  for (int64_t p = 0; p < kc; ++p) {
+  for (size_t p = 0; p < kc; ++p, dst += kNr) {
     const float* src = b + p * ldb;
-    float* dst = panel + p * kNr;
-    int64_t j = 0;
+    size_t j = 0;
     for (; j < nc; ++j) dst[j] = src[j];
     for (; j < kNr; ++j) dst[j] = 0.0f;
   }
@@ -71,24 +33,42 @@ void pack_panel(const float* b, int64_t ldb, int64_t kc, int64_t nc, float* pane
 
 }  // namespace
 
-void gemm_f32_packed(int64_t m, int64_t n, int64_t k, MatView<float> a, MatView<float> b,
-                     float* c, int64_t ldc) {
+void gemm_f32_packed(int64_t m64, int64_t n64, int64_t k64, MatView<float> a, MatView<float> b,
+                     float* c, int64_t ldc64) {
+  // size_t indices: int64 arithmetic is slower in wasm32's loops.
+  const size_t m = static_cast<size_t>(m64), n = static_cast<size_t>(n64);
+  const size_t k = static_cast<size_t>(k64), ldc = static_cast<size_t>(ldc64);
+  const size_t ldb = static_cast<size_t>(b.rs);
   if (k == 0) {
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = 0.0f;
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < n; ++j) c[i * ldc + j] = 0.0f;
     }
     return;
   }
-  alignas(16) float panel[kGemmKc * kNr];
-  for (int64_t p0 = 0; p0 < k; p0 += kGemmKc) {
-    const int64_t kc = k - p0 < kGemmKc ? k - p0 : kGemmKc;
-    for (int64_t j0 = 0; j0 < n; j0 += kNr) {
-      const int64_t nc = n - j0 < kNr ? n - j0 : kNr;
-      pack_panel(b.data + p0 * b.rs + j0, b.rs, kc, nc, panel);
-      for (int64_t i = 0; i < m; i += kMr) {
-        const int64_t rows = m - i < kMr ? m - i : kMr;
-        kTiles[rows](a.data + i * a.rs + p0 * a.cs, a.rs, a.cs, panel, kc, c + i * ldc + j0, ldc,
-                     nc, p0 == 0);
+  alignas(16) float panel[kNr * (kKc + 1)];
+  // The tile reads rows of A as contiguous runs: a strided A is copied,
+  // two rows at a time, per panel.
+  const bool a_rows_contiguous = a.cs == 1;
+  alignas(16) float a_rows[kF32GemmMr * kKc];
+  for (size_t p0 = 0; p0 < k; p0 += kKc) {
+    const size_t kc = k - p0 < kKc ? k - p0 : kKc;
+    for (size_t j0 = 0; j0 < n; j0 += kNr) {
+      const size_t nc = n - j0 < kNr ? n - j0 : kNr;
+      pack_panel(b.data + p0 * ldb + j0, ldb, kc, nc, panel);
+      if (a_rows_contiguous) {
+        f32_gemm_panel(m, nc, kc, a.data + p0, static_cast<size_t>(a.rs), panel, c + j0, ldc,
+                       p0 > 0);
+        continue;
+      }
+      for (size_t i = 0; i < m; i += kF32GemmMr) {
+        const size_t rows = m - i < kF32GemmMr ? m - i : kF32GemmMr;
+        for (size_t r = 0; r < rows; ++r) {
+          for (size_t p = 0; p < kc; ++p) {
+            a_rows[r * kKc + p] = a.data[static_cast<int64_t>(i + r) * a.rs +
+                                         static_cast<int64_t>(p0 + p) * a.cs];
+          }
+        }
+        f32_gemm_panel(rows, nc, kc, a_rows, kKc, panel, c + i * ldc + j0, ldc, p0 > 0);
       }
     }
   }

@@ -1,8 +1,8 @@
 // The float32 gemm behind mm, addmm, bmm, linear and convolution when SIMD
-// is on: B is packed kc x 8 panel by panel (zero-padded at the right edge),
-// and a 6 x 8 register tile (12 f32x4 accumulators, about the most V8 keeps
-// in registers) runs over each panel. Natively the f32x4 type is emulated,
-// so tests check the packing and edge logic against gemm_reference.
+// is on: B is packed kc x 16 panel by panel (zero-padded at the right edge)
+// and the 2x16 microkernel of cpp/kernels/simd/f32_gemm_minmax runs over
+// each panel. Natively the f32x4 type is emulated, so tests check the
+// packing and edge logic against gemm_reference.
 #pragma once
 
 #include <cstdint>

@@ -5,6 +5,7 @@
 // so lanes round exactly like the scalar reference.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "cpp/kernels/util/simd.h"
@@ -20,6 +21,23 @@ using F4 = v128_t;
 inline F4 f4_zero() { return wasm_f32x4_splat(0.0f); }
 inline F4 f4_load(const float* p) { return wasm_v128_load(p); }
 inline F4 f4_splat(float x) { return wasm_f32x4_splat(x); }
+// One float from memory in every lane: a single vbroadcastss in V8, where
+// f4_splat of a loaded scalar is a load and a shuffle.
+inline F4 f4_load_splat(const float* p) { return wasm_v128_load32_splat(p); }
+// The first n (< 4) lanes from p, the rest 0; lane inserts rather than a
+// stack buffer, so microkernels using it keep no stack frame.
+inline F4 f4_load_partial(const float* p, size_t n) {
+  F4 v = wasm_f32x4_splat(0.0f);
+  if (n > 0) v = wasm_f32x4_replace_lane(v, 0, p[0]);
+  if (n > 1) v = wasm_f32x4_replace_lane(v, 1, p[1]);
+  if (n > 2) v = wasm_f32x4_replace_lane(v, 2, p[2]);
+  return v;
+}
+inline void f4_store_partial(float* p, size_t n, F4 v) {
+  if (n > 0) p[0] = wasm_f32x4_extract_lane(v, 0);
+  if (n > 1) p[1] = wasm_f32x4_extract_lane(v, 1);
+  if (n > 2) p[2] = wasm_f32x4_extract_lane(v, 2);
+}
 inline F4 f4_madd(F4 acc, F4 a, F4 b) { return wasm_f32x4_add(acc, wasm_f32x4_mul(a, b)); }
 inline F4 f4_add(F4 a, F4 b) { return wasm_f32x4_add(a, b); }
 inline void f4_store(float* p, F4 v) { wasm_v128_store(p, v); }
@@ -47,6 +65,15 @@ struct F4 {
 inline F4 f4_zero() { return F4{{0, 0, 0, 0}}; }
 inline F4 f4_load(const float* p) { return F4{{p[0], p[1], p[2], p[3]}}; }
 inline F4 f4_splat(float x) { return F4{{x, x, x, x}}; }
+inline F4 f4_load_splat(const float* p) { return f4_splat(*p); }
+inline F4 f4_load_partial(const float* p, size_t n) {
+  F4 v = f4_zero();
+  for (size_t l = 0; l < n && l < 4; ++l) v.v[l] = p[l];
+  return v;
+}
+inline void f4_store_partial(float* p, size_t n, F4 v) {
+  for (size_t l = 0; l < n && l < 4; ++l) p[l] = v.v[l];
+}
 inline F4 f4_madd(F4 acc, F4 a, F4 b) {
   for (int l = 0; l < 4; ++l) acc.v[l] += a.v[l] * b.v[l];
   return acc;

@@ -1,6 +1,6 @@
 // The NHWC microkernels of cpp/kernels/simd against their scalar references,
-// at sizes at, below, above and at multiples of their tiles (6x8 for the
-// gemms, 4 channels for depthwise, 4 lanes for binary rows). Natively the
+// at sizes at, below, above and at multiples of their tiles (2x16 for the
+// gemms, over 64-row blocks, 4 channels for depthwise, 4 lanes for binary rows). Natively the
 // f32x4 type is emulated, so this runs the tile logic itself; mul then add
 // in both, so results are bit-identical.
 #include <gtest/gtest.h>
@@ -37,25 +37,52 @@ void expect_same(const std::vector<float>& got, const std::vector<float>& want, 
 }
 
 TEST(SimdMicrokernels, GemmTilesMatchTheReferenceAtEveryEdge) {
-  for (size_t mr = 1; mr <= kF32GemmMr; ++mr) {
-    for (size_t nc : {1, 3, 7, 8, 9, 16, 17, 24}) {
+  for (size_t m : {1, 2, 3, 5, 64, 67}) {
+    for (size_t nc : {1, 3, 7, 8, 9, 15, 16, 17, 24, 33}) {
       for (size_t k : {0, 1, 2, 5, 8, 33}) {
-        SCOPED_TRACE(testing::Message() << "mr " << mr << " nc " << nc << " k " << k);
+        SCOPED_TRACE(testing::Message() << "m " << m << " nc " << nc << " k " << k);
         const std::vector<float> w = random_floats(nc * k, 1 + static_cast<uint32_t>(nc * 31 + k));
         const std::vector<float> bias = random_floats(nc, 7);
         std::vector<float> packed(f32_gemm_packed_floats(nc, k));
         f32_gemm_pack(nc, k, w.data(), k, 1, bias.data(), packed.data());
         const size_t stride = k + 3;  // rows further apart than k
-        const std::vector<float> a = random_floats(mr * stride + 1, 3);
+        const std::vector<float> a = random_floats(m * stride + 1, 3);
         const size_t c_stride = nc + 2;
-        std::vector<float> got(mr * c_stride, -7.0f), want(mr * c_stride, -7.0f);
-        f32_gemm_minmax_6x8(mr, nc, k, a.data(), stride, packed.data(), got.data(), c_stride, -1.5f, 2.0f);
-        f32_gemm_minmax_reference(mr, nc, k, a.data(), stride, packed.data(), want.data(), c_stride,
+        std::vector<float> got(m * c_stride, -7.0f), want(m * c_stride, -7.0f);
+        f32_gemm_minmax_2x16(m, nc, k, a.data(), stride, packed.data(), got.data(), c_stride, -1.5f, 2.0f);
+        f32_gemm_minmax_reference(m, nc, k, a.data(), stride, packed.data(), want.data(), c_stride,
                                   -1.5f, 2.0f);
         expect_same(got, want, "gemm");
         // Columns past nc are untouched.
-        for (size_t r = 0; r < mr; ++r) {
+        for (size_t r = 0; r < m; ++r) {
           for (size_t j = nc; j < c_stride; ++j) EXPECT_EQ(got[r * c_stride + j], -7.0f);
+        }
+      }
+    }
+  }
+}
+
+TEST(SimdMicrokernels, PanelTilesMatchTheReferenceAndAccumulate) {
+  for (size_t m : {1, 2, 5}) {
+    for (size_t nc : {1, 4, 9, 16}) {
+      for (size_t kc : {0, 1, 7, 40}) {
+        SCOPED_TRACE(testing::Message() << "m " << m << " nc " << nc << " kc " << kc);
+        // A run-time panel: zero row, then kc rows of 16 with zeros past nc.
+        std::vector<float> panel = random_floats(f32_gemm_panel_floats(kc), 5);
+        for (size_t j = 0; j < kF32GemmNr; ++j) panel[j] = 0.0f;
+        for (size_t p = 0; p < kc; ++p) {
+          for (size_t j = nc; j < kF32GemmNr; ++j) panel[(p + 1) * kF32GemmNr + j] = 0.0f;
+        }
+        const size_t a_stride = kc + 1;
+        const std::vector<float> a = random_floats(m * a_stride + 1, 17);
+        const size_t c_stride = nc + 1;
+        for (const bool accumulate : {false, true}) {
+          std::vector<float> got = random_floats(m * c_stride, 23), want = got;
+          f32_gemm_panel_2x16(m, nc, kc, a.data(), a_stride, panel.data(), got.data(), c_stride,
+                              accumulate);
+          f32_gemm_panel_reference(m, nc, kc, a.data(), a_stride, panel.data(), want.data(),
+                                   c_stride, accumulate);
+          expect_same(got, want, accumulate ? "panel, accumulating" : "panel");
         }
       }
     }
@@ -77,27 +104,32 @@ TEST(SimdMicrokernels, PackingFromBothLayoutsAgrees) {
 
 TEST(SimdMicrokernels, IgemmTilesMatchTheReferenceWithZeroRows) {
   const std::vector<float> zero(64, 0.0f);
-  for (size_t mr = 1; mr <= kF32GemmMr; ++mr) {
-    for (size_t nc : {1, 8, 13}) {
+  for (size_t m : {1, 2, 3, 6}) {
+    for (size_t nc : {1, 8, 13, 16, 21}) {
       for (size_t ks : {1, 4, 9}) {
         for (size_t kc : {1, 3, 8}) {
-          SCOPED_TRACE(testing::Message() << "mr " << mr << " nc " << nc << " ks " << ks << " kc " << kc);
+          SCOPED_TRACE(testing::Message() << "m " << m << " nc " << nc << " ks " << ks << " kc " << kc);
           const std::vector<float> w = random_floats(nc * ks * kc, 11);
           std::vector<float> packed(f32_gemm_packed_floats(nc, ks * kc));
           f32_gemm_pack(nc, ks * kc, w.data(), ks * kc, 1, nullptr, packed.data());
-          const std::vector<float> input = random_floats(kF32GemmMr * ks * kc, 13);
-          std::vector<const float*> ptrs(ks * kF32GemmMr);
-          for (size_t s = 0; s < ks; ++s) {
-            for (size_t r = 0; r < kF32GemmMr; ++r) {
-              // Every third tap reads the zero row (padding).
-              ptrs[s * kF32GemmMr + r] =
-                  (s + r) % 3 == 2 ? zero.data() : input.data() + (r * ks + s) * kc;
+          const size_t pairs = (m + kF32GemmMr - 1) / kF32GemmMr;
+          const std::vector<float> input = random_floats(pairs * kF32GemmMr * ks * kc, 13);
+          // Pair q, tap s, row r at ptrs[(q * ks + s) * 2 + r].
+          std::vector<const float*> ptrs(pairs * ks * kF32GemmMr);
+          for (size_t q = 0; q < pairs; ++q) {
+            for (size_t s = 0; s < ks; ++s) {
+              for (size_t r = 0; r < kF32GemmMr; ++r) {
+                const size_t row = q * kF32GemmMr + r;
+                // Every third tap reads the zero row (padding).
+                ptrs[(q * ks + s) * kF32GemmMr + r] =
+                    (s + row) % 3 == 2 ? zero.data() : input.data() + (row * ks + s) * kc;
+              }
             }
           }
-          std::vector<float> got(mr * nc), want(mr * nc);
-          f32_igemm_minmax_6x8(mr, nc, kc, ks, ptrs.data(), packed.data(), got.data(), nc,
-                               -INFINITY, INFINITY);
-          f32_igemm_minmax_reference(mr, nc, kc, ks, ptrs.data(), packed.data(), want.data(), nc,
+          std::vector<float> got(m * nc), want(m * nc);
+          f32_igemm_minmax_2x16(m, nc, kc, ks, ptrs.data(), packed.data(), got.data(), nc,
+                                -INFINITY, INFINITY);
+          f32_igemm_minmax_reference(m, nc, kc, ks, ptrs.data(), packed.data(), want.data(), nc,
                                      -INFINITY, INFINITY);
           expect_same(got, want, "igemm");
         }

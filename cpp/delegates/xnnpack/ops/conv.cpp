@@ -94,12 +94,16 @@ void pack(const Node& node, const Value* values, void* dst) {
 
 // ---- running ----------------------------------------------------------------
 
+// Output pixels per igemm call: the window pointers of this many pixels are
+// built at once, and each 16-channel strip of weights is read once for them.
+constexpr size_t kIgemmRows = 64;
+
 size_t scratch_bytes(const Node& node, const Value* values) {
   const Value& x = in(node, values, 0);
   const ConvShape s = conv_shape(node, x);
   const size_t zeros = (s.in_channels + 4) * 4;
   const size_t width = static_cast<size_t>(out(node, values).dim(2));
-  const size_t pointers = uses_dwconv_kernel(node) ? width * s.ks : s.ks * kF32GemmMr;
+  const size_t pointers = uses_dwconv_kernel(node) ? width * s.ks : s.ks * kIgemmRows;
   return zeros + pointers * sizeof(void*) + 64;
 }
 
@@ -116,15 +120,11 @@ Error run_gemm_conv(const Node& node, Value* values, RunContext& ctx) {
   // gemm's left matrix.
   if (conv_is_pointwise(node) && s.groups == 1) {
     const size_t rows = x.numel() / cin;
-    for (size_t r = 0; r < rows; r += kF32GemmMr) {
-      const size_t mr = rows - r < kF32GemmMr ? rows - r : kF32GemmMr;
-      f32_gemm_minmax(mr, cout, cin, input + r * cin, cin, packed, output + r * cout, cout,
-                          node.out_min, node.out_max);
-    }
+    f32_gemm_minmax(rows, cout, cin, input, cin, packed, output, cout, node.out_min, node.out_max);
     return Error::Ok;
   }
   float* zero = ctx.scratch->allocate_array<float>(s.group_in);
-  const void** ptrs = ctx.scratch->allocate_array<const void*>(s.ks * kF32GemmMr);
+  const void** ptrs = ctx.scratch->allocate_array<const void*>(s.ks * kIgemmRows);
   TRI_CHECK(zero != nullptr && ptrs != nullptr, Error::MemoryAllocationFailed,
             "no scratch for the convolution's window pointers");
   memset(zero, 0, s.group_in * sizeof(float));
@@ -135,14 +135,20 @@ Error run_gemm_conv(const Node& node, Value* values, RunContext& ctx) {
   for (int32_t n = 0; n < n_images; ++n) {
     const float* image = input + static_cast<size_t>(n) * x.dim(1) * x.dim(2) * cin;
     float* out_image = output + static_cast<size_t>(n) * pixels * cout;
-    for (size_t p0 = 0; p0 < pixels; p0 += kF32GemmMr) {
-      const size_t mr = pixels - p0 < kF32GemmMr ? pixels - p0 : kF32GemmMr;
+    for (size_t p0 = 0; p0 < pixels; p0 += kIgemmRows) {
+      const size_t rows = pixels - p0 < kIgemmRows ? pixels - p0 : kIgemmRows;
       for (size_t g = 0; g < s.groups; ++g) {
-        walk.fill(image, g * s.group_in, zero, p0, mr, kF32GemmMr, ptrs);
-        f32_igemm_minmax(mr, s.group_out, s.group_in, s.ks,
-                             reinterpret_cast<const float* const*>(ptrs), packed + g * gfloats,
-                             out_image + p0 * cout + g * s.group_out, cout, node.out_min,
-                             node.out_max);
+        // The igemm's indirect rows in pairs: ks taps x 2 rows per pair.
+        for (size_t q = 0; q * kF32GemmMr < rows; ++q) {
+          const size_t first = q * kF32GemmMr;
+          const size_t mr = rows - first < kF32GemmMr ? rows - first : kF32GemmMr;
+          walk.fill(image, g * s.group_in, zero, p0 + first, mr, kF32GemmMr,
+                    ptrs + q * s.ks * kF32GemmMr);
+        }
+        f32_igemm_minmax(rows, s.group_out, s.group_in, s.ks,
+                         reinterpret_cast<const float* const*>(ptrs), packed + g * gfloats,
+                         out_image + p0 * cout + g * s.group_out, cout, node.out_min,
+                         node.out_max);
       }
     }
   }

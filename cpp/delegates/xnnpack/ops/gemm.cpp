@@ -99,11 +99,7 @@ Error run_fc(const Node& node, Value* values, RunContext& ctx) {
   const size_t rows = s.in == 0 ? 0 : x.numel() / s.in;
   const float* a = x.data_as<const float>();
   float* c = out(node, values).data_as<float>();
-  for (size_t r = 0; r < rows; r += kF32GemmMr) {
-    const size_t mr = rows - r < kF32GemmMr ? rows - r : kF32GemmMr;
-    f32_gemm_minmax(mr, s.out, s.in, a + r * s.in, s.in, packed, c + r * s.out, s.out,
-                        node.out_min, node.out_max);
-  }
+  f32_gemm_minmax(rows, s.out, s.in, a, s.in, packed, c, s.out, node.out_min, node.out_max);
   return Error::Ok;
 }
 
