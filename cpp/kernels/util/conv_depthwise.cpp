@@ -32,45 +32,58 @@ void row_scalar(const ConvProblem& p, const Plane& pl, int64_t oh) {
   }
 }
 
-// Planar stride-1 row with unit column strides: the columns whose three taps
-// are all inside the image go 4 at a time; the edges take the scalar loop.
+// Planar row with unit column strides, stride 1 or 2: the columns whose
+// taps are all inside the image go 4 at a time; the edges take a scalar
+// loop over the same rows. Stride 2 reads 8 neighbours per tap row and
+// takes the even lanes (taps 0 and 2) and odd lanes (tap 1). Taps in
+// (kh, kw) order, as row_scalar, so all paths agree bit for bit.
+template <int64_t kStride>
 void row_planar(const ConvProblem& p, const Plane& pl, int64_t oh) {
   const WindowGeom& g = p.g;
   const int64_t pw = g.p[2];
-  const int64_t lo = pw;                 // first ow with iw = ow - pw >= 0
-  const int64_t hi = g.img[2] - 2 + pw;  // ow < hi keeps ow - pw + 2 < W
+  const int64_t width = g.img[2];
+  // First ow whose leftmost tap is inside: ow * s - pw >= 0.
+  const int64_t lo = (pw + kStride - 1) / kStride;
+  // Columns [ow, ow + 4) are in range when the last value the block loads
+  // is: stride 1 reads up to ow - pw + 5, stride 2 up to 2 ow - pw + 9.
+  const int64_t last_read = kStride == 1 ? 5 : 9;
   float* o = pl.out + oh * pl.osh;
-  if (hi - lo < 4) {
-    row_scalar(p, pl, oh);
-    return;
-  }
-  int64_t ow = lo;
   const float* rows[3];
   bool valid[3];
   for (int64_t kh = 0; kh < 3; ++kh) {
-    const int64_t ih = oh - g.p[1] + kh;
+    const int64_t ih = oh * g.s[1] - g.p[1] + kh;
     valid[kh] = ih >= 0 && ih < g.img[1];
     rows[kh] = pl.in + (valid[kh] ? ih : 0) * pl.ish;
   }
-  for (; ow + 4 <= hi; ow += 4) {
+  int64_t ow = lo;
+  for (; ow + 3 < g.grid[2] && ow * kStride - pw + last_read < width; ow += 4) {
     F4 acc = f4_splat(pl.bias);
     for (int64_t kh = 0; kh < 3; ++kh) {
       if (!valid[kh]) continue;
-      for (int64_t kw = 0; kw < 3; ++kw) {
-        acc = f4_madd(acc, f4_splat(pl.w[kh * 3 + kw]), f4_load(rows[kh] + (ow - pw + kw)));
+      const float* src = rows[kh] + (ow * kStride - pw);
+      if constexpr (kStride == 1) {
+        for (int64_t kw = 0; kw < 3; ++kw) {
+          acc = f4_madd(acc, f4_splat(pl.w[kh * 3 + kw]), f4_load(src + kw));
+        }
+      } else {
+        const F4 x0 = f4_load(src), x1 = f4_load(src + 4);
+        const F4 x2 = f4_load(src + 2), x3 = f4_load(src + 6);
+        acc = f4_madd(acc, f4_splat(pl.w[kh * 3 + 0]), f4_even(x0, x1));
+        acc = f4_madd(acc, f4_splat(pl.w[kh * 3 + 1]), f4_odd(x0, x1));
+        acc = f4_madd(acc, f4_splat(pl.w[kh * 3 + 2]), f4_even(x2, x3));
       }
     }
     f4_store(o + ow, acc);
   }
-  // Edges: the scalar row over a narrowed column range.
+  // Edges: the columns the blocks left, scalar.
   for (int64_t c = 0; c < g.grid[2]; ++c) {
     if (c >= lo && c < ow) continue;
     float acc = pl.bias;
     for (int64_t kh = 0; kh < 3; ++kh) {
       if (!valid[kh]) continue;
       for (int64_t kw = 0; kw < 3; ++kw) {
-        const int64_t iw = c - pw + kw;
-        if (iw < 0 || iw >= g.img[2]) continue;
+        const int64_t iw = c * kStride - pw + kw;
+        if (iw < 0 || iw >= width) continue;
         acc += pl.w[kh * 3 + kw] * rows[kh][iw];
       }
     }
@@ -152,7 +165,8 @@ void depthwise3x3(KernelContext& ctx, const ConvProblem& p, bool vector) {
       return;
     }
   }
-  const bool planar = vector && p.in_st[4] == 1 && p.out_st[4] == 1 && g.s[1] == 1 && g.s[2] == 1;
+  const bool planar = vector && p.in_st[4] == 1 && p.out_st[4] == 1 && g.s[1] == g.s[2] &&
+                      (g.s[2] == 1 || g.s[2] == 2);
   for (int64_t n = 0; n < p.batch; ++n) {
     for (int64_t c = 0; c < ch; ++c) {
       Plane pl;
@@ -167,8 +181,10 @@ void depthwise3x3(KernelContext& ctx, const ConvProblem& p, bool vector) {
       }
       pl.bias = b != nullptr ? b[c * bst] : 0.0f;
       for (int64_t oh = 0; oh < g.grid[1]; ++oh) {
-        if (planar) {
-          row_planar(p, pl, oh);
+        if (planar && g.s[2] == 1) {
+          row_planar<1>(p, pl, oh);
+        } else if (planar) {
+          row_planar<2>(p, pl, oh);
         } else {
           row_scalar(p, pl, oh);
         }

@@ -314,7 +314,7 @@ TEST_F(ConvOps, DepthwiseVectorPathsMatchScalar) {
   for (bool cl : {false, true}) {
     for (int64_t stride : {1, 2}) {
       for (int64_t pad : {0, 1}) {
-        for (SizesType w : {3, 5, 9, 13}) {
+        for (SizesType w : {3, 5, 9, 13, 21, 30}) {
           const SizesType c = 6, h = 5;
           std::vector<DimOrderType> order = cl ? std::vector<DimOrderType>{0, 2, 3, 1} : std::vector<DimOrderType>{};
           Tensor* x = tf.make(ST::Float, {2, c, h, w}, seq(static_cast<size_t>(2 * c * h * w), 0.37), order);
