@@ -1,6 +1,8 @@
 #include "cpp/kernels/register_kernels.h"
 
+#include "cpp/kernels/fusion/conv_batch_norm.h"
 #include "cpp/kernels/kernels.h"
+#include "cpp/runtime/executor/method_pass.h"
 
 namespace tri {
 namespace {
@@ -15,8 +17,10 @@ const KernelEntry kPortableKernels[] = {
 }  // namespace
 
 Error register_portable_kernels() {
-  return register_kernels(Span<const KernelEntry>(
-      kPortableKernels, sizeof(kPortableKernels) / sizeof(kPortableKernels[0])));
+  TRI_TRY(register_kernels(Span<const KernelEntry>(
+      kPortableKernels, sizeof(kPortableKernels) / sizeof(kPortableKernels[0]))));
+  // Fusions of these kernels, run when methods load (method_pass.h).
+  return register_method_pass(&kernels::fuse_conv_batch_norm);
 }
 
 }  // namespace tri

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "cpp/runtime/backend/backend.h"
+#include "cpp/runtime/executor/method_pass.h"
 #include "cpp/runtime/kernel/operator_registry.h"
 
 namespace tri {
@@ -257,6 +258,24 @@ Result<MethodPlan> build(const MethodSource& source, MemoryManager& memory,
                               &instructions[i]);
     }
     TRI_TRY_CONTEXT(err, "method '%s', instruction %zu", name, i);
+  }
+
+  if (options.optimize) {
+    bool has_jumps = false;
+    for (const Instruction& instr : instructions) {
+      has_jumps = has_jumps || instr.kind == InstructionKind::JumpFalse;
+    }
+    // Passes renumber instructions, which jump targets would not follow.
+    if (!has_jumps) {
+      MethodPassContext pass_context;
+      pass_context.method_name = name;
+      pass_context.values = values;
+      pass_context.inputs = source.inputs();
+      pass_context.outputs = source.outputs();
+      pass_context.alloc = &alloc;
+      pass_context.sizing = sizing;
+      TRI_TRY_CONTEXT(run_method_passes(pass_context, &instructions, &ops), "method '%s'", name);
+    }
   }
 
   // Delegates see the method's own named data first, then external files.

@@ -37,6 +37,8 @@ struct MethodMemoryNeeds {
 struct MethodLoadOptions {
   // External data (e.g. `.ptd` files) that tensors may reference by key.
   const NamedDataMap* external_data = nullptr;
+  // Run the registered method passes (operator fusion, method_pass.h).
+  bool optimize = true;
 };
 
 class Program {

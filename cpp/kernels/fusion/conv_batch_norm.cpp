@@ -1,0 +1,315 @@
+#include "cpp/kernels/fusion/conv_batch_norm.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "cpp/kernels/kernels.h"
+#include "cpp/kernels/util/channel_affine.h"
+
+namespace tri::kernels {
+namespace {
+
+constexpr const char* kFusedName = "trident::conv_affine_clamp.out";
+constexpr uint32_t kFusedArgs = 15;
+const KernelEntry kFusedEntry = {kFusedName, &conv_affine_clamp_out, kFusedArgs, nullptr};
+
+// aten::convolution.out: [input, weight, bias?, stride, padding, dilation,
+// transposed, output_padding, groups, out, (returned out)].
+constexpr uint32_t kConvOut = 9;
+// The fused kernel's: the convolution's ten, then these.
+constexpr uint32_t kScale = 10, kShift = 11, kLo = 12, kHi = 13, kLastOut = 14;
+// _native_batch_norm_legit_no_training.out: [input, weight?, bias?,
+// running_mean, running_var, momentum, eps, out, save_mean, save_invstd, ...].
+constexpr uint32_t kBnOut = 7;
+constexpr uint32_t kBnArgs = 10;
+
+// How often each value is read or written anywhere in the method: every
+// instruction argument, move and free, and each input and output slot.
+class Uses {
+ public:
+  static Result<Uses> count(const MethodPassContext& ctx, Span<const Instruction> instructions) {
+    Uses u;
+    u.base_ = ctx.values.data();
+    u.size_ = ctx.values.size();
+    u.counts_ = ctx.alloc->allocate_array<uint32_t>(u.size_);
+    TRI_CHECK(u.counts_ != nullptr, Error::MemoryAllocationFailed,
+              "method '%s': no memory to count value uses", ctx.method_name);
+    memset(u.counts_, 0, u.size_ * sizeof(uint32_t));
+    for (const Instruction& in : instructions) {
+      switch (in.kind) {
+        case InstructionKind::KernelCall:
+        case InstructionKind::DelegateCall:
+          for (uint32_t a = 0; a < in.num_args; ++a) u.add(u.index(in.args[a]));
+          break;
+        case InstructionKind::Move:
+          u.add(in.a);
+          u.add(in.b);
+          break;
+        case InstructionKind::JumpFalse:
+        case InstructionKind::Free:
+          u.add(in.a);
+          break;
+      }
+    }
+    for (int32_t v : ctx.inputs) u.add(v);
+    for (int32_t v : ctx.outputs) u.add(v);
+    return u;
+  }
+
+  // The value's slot, or -1 for an EValue outside the table.
+  int64_t index(const EValue* v) const {
+    if (v < base_ || v >= base_ + size_) return -1;
+    return v - base_;
+  }
+
+  // True when every use of `v` is an argument of `in`.
+  bool only_in(const EValue* v, const Instruction& in) const {
+    const int64_t i = index(v);
+    if (i < 0) return false;
+    uint32_t here = 0;
+    for (uint32_t a = 0; a < in.num_args; ++a) here += in.args[a] == v ? 1 : 0;
+    return counts_[i] == here;
+  }
+
+  // True when `v`'s uses are its producer's arguments and one read by `reader`.
+  bool read_once_by(const EValue* v, const Instruction& producer, const Instruction& reader) const {
+    const int64_t i = index(v);
+    if (i < 0) return false;
+    uint32_t in_producer = 0, in_reader = 0;
+    for (uint32_t a = 0; a < producer.num_args; ++a) in_producer += producer.args[a] == v ? 1 : 0;
+    for (uint32_t a = 0; a < reader.num_args; ++a) in_reader += reader.args[a] == v ? 1 : 0;
+    return in_reader == 1 && counts_[i] == in_producer + 1;
+  }
+
+ private:
+  void add(int64_t i) {
+    if (i >= 0 && static_cast<size_t>(i) < size_) ++counts_[i];
+  }
+
+  const EValue* base_ = nullptr;
+  size_t size_ = 0;
+  uint32_t* counts_ = nullptr;
+};
+
+bool is_call(const Instruction& in, Span<const ResolvedOperator> ops, const char* name,
+             uint32_t min_args) {
+  return in.kind == InstructionKind::KernelCall && in.target < ops.size() &&
+         ops[in.target].name != nullptr && strcmp(ops[in.target].name, name) == 0 &&
+         in.num_args >= min_args;
+}
+
+bool float_tensor(const EValue* v, int32_t rank) {
+  return v->is_tensor() && v->to_tensor().scalar_type() == ScalarType::Float &&
+         v->to_tensor().dim() == rank;
+}
+
+// A batch-norm parameter: None where allowed, else f32[channels] read by
+// this batch norm alone.
+bool parameter_ok(const EValue* v, bool optional, int32_t channels, const Instruction& bn,
+                  const Uses& uses) {
+  if (v->is_none()) return optional;
+  return float_tensor(v, 1) && v->to_tensor().size(0) == channels && uses.only_in(v, bn);
+}
+
+double scalar_of(const EValue* v, double fallback) {
+  if (v->is_double()) return v->to_double();
+  if (v->is_int()) return static_cast<double>(v->to_int());
+  return fallback;
+}
+
+bool overlaps(const Tensor& a, const Tensor& b) {
+  const uintptr_t a0 = reinterpret_cast<uintptr_t>(a.data());
+  const uintptr_t b0 = reinterpret_cast<uintptr_t>(b.data());
+  return a0 < b0 + b.capacity_bytes() && b0 < a0 + a.capacity_bytes();
+}
+
+struct Chain {
+  size_t conv = 0;
+  size_t length = 0;  // 2 (conv, batch norm) or 3 (and the activation)
+  const EValue* last_out = nullptr;
+  double lo = -INFINITY;
+  double hi = INFINITY;
+};
+
+// The chain starting at instruction i, if it fuses.
+bool match(Span<const Instruction> ins, Span<const ResolvedOperator> ops, const Uses& uses,
+           bool sizing, size_t i, Chain* chain) {
+  if (i + 1 >= ins.size()) return false;
+  const Instruction& conv = ins[i];
+  const Instruction& bn = ins[i + 1];
+  if (!is_call(conv, ops, "aten::convolution.out", kConvOut + 1) ||
+      !is_call(bn, ops, "aten::_native_batch_norm_legit_no_training.out", kBnArgs)) {
+    return false;
+  }
+  const EValue* conv_out = conv.args[kConvOut];
+  const EValue* transposed = conv.args[6];
+  if (!float_tensor(conv.args[0], 4) || !float_tensor(conv.args[1], 4) ||
+      !float_tensor(conv_out, 4) || !transposed->is_bool() || transposed->to_bool() ||
+      bn.args[0] != conv_out || !uses.read_once_by(conv_out, conv, bn)) {
+    return false;
+  }
+  const int32_t channels = conv_out->to_tensor().size(1);
+  const EValue* bn_out = bn.args[kBnOut];
+  if (!parameter_ok(bn.args[1], true, channels, bn, uses) ||
+      !parameter_ok(bn.args[2], true, channels, bn, uses) ||
+      !parameter_ok(bn.args[3], false, channels, bn, uses) ||
+      !parameter_ok(bn.args[4], false, channels, bn, uses) || !bn.args[6]->is_double() ||
+      !float_tensor(bn_out, 4) || !uses.only_in(bn.args[8], bn) || !uses.only_in(bn.args[9], bn)) {
+    return false;
+  }
+  chain->conv = i;
+  chain->length = 2;
+  chain->last_out = bn_out;
+  if (i + 2 < ins.size()) {
+    const Instruction& act = ins[i + 2];
+    const bool hardtanh = is_call(act, ops, "aten::hardtanh.out", 4) && act.args[1]->is_scalar() &&
+                          act.args[2]->is_scalar() && float_tensor(act.args[3], 4);
+    const bool relu = is_call(act, ops, "aten::relu.out", 2) && float_tensor(act.args[1], 4);
+    if ((hardtanh || relu) && act.args[0] == bn_out && uses.read_once_by(bn_out, bn, act)) {
+      chain->length = 3;
+      chain->last_out = hardtanh ? act.args[3] : act.args[1];
+      chain->lo = hardtanh ? scalar_of(act.args[1], -INFINITY) : 0.0;
+      chain->hi = hardtanh ? scalar_of(act.args[2], INFINITY) : INFINITY;
+    }
+  }
+  // The fused kernel convolves into the convolution's out, then writes the
+  // last out from it: the same sizes and strides, and unless both are
+  // contiguous (then it copies like memmove), the same memory or none of
+  // it. (Sizing binds no memory: it plans for the fusion, and the real
+  // build may then use less.)
+  const Tensor& first = conv_out->to_tensor();
+  const Tensor& last = chain->last_out->to_tensor();
+  for (int32_t d = 0; d < 4; ++d) {
+    if (first.size(d) != last.size(d) || first.strides()[d] != last.strides()[d]) return false;
+  }
+  const bool contiguous = first.is_contiguous() && last.is_contiguous();
+  if (!sizing && !contiguous && first.data() != last.data() && overlaps(first, last)) return false;
+  return true;
+}
+
+// scale = gamma / sqrt(var + eps), shift = beta - mean * scale (gamma 1 and
+// beta 0 when None), in double, rounded once.
+bool fold_batch_norm(const Instruction& bn, int32_t channels, float* scale, float* shift) {
+  const Tensor* gamma = bn.args[1]->is_none() ? nullptr : &bn.args[1]->to_tensor();
+  const Tensor* beta = bn.args[2]->is_none() ? nullptr : &bn.args[2]->to_tensor();
+  const Tensor& mean = bn.args[3]->to_tensor();
+  const Tensor& var = bn.args[4]->to_tensor();
+  const double eps = bn.args[6]->to_double();
+  if (mean.data() == nullptr || var.data() == nullptr || (gamma && gamma->data() == nullptr) ||
+      (beta && beta->data() == nullptr)) {
+    return false;
+  }
+  auto at = [](const Tensor& t, int32_t c) {
+    return static_cast<double>(static_cast<const float*>(t.data())[c * t.strides()[0]]);
+  };
+  for (int32_t c = 0; c < channels; ++c) {
+    const double s = (gamma ? at(*gamma, c) : 1.0) / std::sqrt(at(var, c) + eps);
+    scale[c] = static_cast<float>(s);
+    shift[c] = static_cast<float>((beta ? at(*beta, c) : 0.0) - at(mean, c) * s);
+  }
+  return true;
+}
+
+// The fused instruction's arguments: conv's ten, then scale, shift, lo, hi
+// (new values from the method allocator) and the chain's last out.
+Result<EValue**> fused_args(const MethodPassContext& ctx, Span<const Instruction> ins,
+                            const Chain& chain) {
+  const Instruction& conv = ins[chain.conv];
+  const Instruction& bn = ins[chain.conv + 1];
+  const int32_t channels = conv.args[kConvOut]->to_tensor().size(1);
+  MemoryAllocator& alloc = *ctx.alloc;
+  EValue** args = alloc.allocate_array<EValue*>(kFusedArgs);
+  EValue* extra = alloc.allocate_array<EValue>(4);
+  Tensor* tensors = alloc.allocate_array<Tensor>(2);
+  float* scale = alloc.allocate_array<float>(static_cast<size_t>(channels));
+  float* shift = alloc.allocate_array<float>(static_cast<size_t>(channels));
+  TRI_CHECK(args && extra && tensors && scale && shift, Error::MemoryAllocationFailed,
+            "method '%s': no memory to fuse instruction %zu", ctx.method_name, chain.conv);
+  for (uint32_t a = 0; a <= kConvOut; ++a) args[a] = conv.args[a];
+  args[kLastOut] = const_cast<EValue*>(chain.last_out);
+  if (!ctx.sizing && !fold_batch_norm(bn, channels, scale, shift)) return static_cast<EValue**>(nullptr);
+  const SizesType size[1] = {channels};
+  for (int t = 0; t < 2; ++t) {
+    tensors[t] = Tensor();
+    TRI_TRY(tensors[t].init(ScalarType::Float, Span<const SizesType>(size, 1), {},
+                            t == 0 ? scale : shift, static_cast<size_t>(channels) * sizeof(float),
+                            ShapeDynamism::Static));
+  }
+  extra[0] = EValue::from_tensor(&tensors[0]);
+  extra[1] = EValue::from_tensor(&tensors[1]);
+  extra[2] = EValue::from_double(chain.lo);
+  extra[3] = EValue::from_double(chain.hi);
+  for (int e = 0; e < 4; ++e) args[kScale + e] = &extra[e];
+  return args;
+}
+
+}  // namespace
+
+Error conv_affine_clamp_out(KernelContext& context, KernelArgs& args) {
+  TRI_TRY(convolution_out(context, args));
+  TRI_ASSIGN_OR_RETURN(Tensor* conv_out, args.tensor(kConvOut));
+  TRI_ASSIGN_OR_RETURN(Tensor* scale, args.tensor(kScale));
+  TRI_ASSIGN_OR_RETURN(Tensor* shift, args.tensor(kShift));
+  TRI_ASSIGN_OR_RETURN(const double lo, args.double_value(kLo));
+  TRI_ASSIGN_OR_RETURN(const double hi, args.double_value(kHi));
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(kLastOut));
+  TRI_CHECK(conv_out->scalar_type() == ScalarType::Float && conv_out->dim() >= 2 &&
+                scale->numel() == static_cast<size_t>(conv_out->size(1)) &&
+                shift->numel() == scale->numel(),
+            Error::InvalidArgument, "%s: scale and shift must have one value per channel",
+            kFusedName);
+  TRI_TRY(out->resize(conv_out->sizes()));
+  for (int32_t d = 0; d < conv_out->dim(); ++d) {
+    TRI_CHECK(out->strides()[d] == conv_out->strides()[d], Error::InvalidArgument,
+              "%s: out and the convolution's out differ in layout", kFusedName);
+  }
+  channel_affine_clamp(*conv_out, *out, static_cast<const float*>(scale->data()),
+                       static_cast<const float*>(shift->data()), static_cast<float>(lo),
+                       static_cast<float>(hi));
+  return Error::Ok;
+}
+
+Error fuse_conv_batch_norm(const MethodPassContext& ctx, Span<Instruction>* instructions,
+                           Span<ResolvedOperator>* operators) {
+  Span<Instruction> ins = *instructions;
+  bool any = false;
+  for (size_t i = 0; i + 1 < ins.size() && !any; ++i) {
+    const Instruction& in = ins[i];
+    any = is_call(in, *operators, "aten::convolution.out", kConvOut + 1);
+  }
+  if (!any) return Error::Ok;
+  TRI_ASSIGN_OR_RETURN(const Uses uses, Uses::count(ctx, ins));
+  // The fused kernel as one more operator of the method.
+  const size_t n_ops = operators->size();
+  ResolvedOperator* ops = ctx.alloc->allocate_array<ResolvedOperator>(n_ops + 1);
+  TRI_CHECK(ops != nullptr, Error::MemoryAllocationFailed,
+            "method '%s': no memory for the fused operator", ctx.method_name);
+  for (size_t o = 0; o < n_ops; ++o) ops[o] = (*operators)[o];
+  ops[n_ops].kernel = &kFusedEntry;
+  ops[n_ops].name = kFusedName;
+  size_t kept = 0;
+  bool fused_any = false;
+  for (size_t i = 0; i < ins.size();) {
+    Chain chain;
+    if (match(ins, *operators, uses, ctx.sizing, i, &chain)) {
+      TRI_ASSIGN_OR_RETURN(EValue** args, fused_args(ctx, ins, chain));
+      if (args != nullptr) {
+        Instruction fused;
+        fused.kind = InstructionKind::KernelCall;
+        fused.target = static_cast<uint32_t>(n_ops);
+        fused.args = args;
+        fused.num_args = kFusedArgs;
+        ins[kept++] = fused;
+        i += chain.length;
+        fused_any = true;
+        continue;
+      }
+    }
+    ins[kept++] = ins[i++];
+  }
+  *instructions = Span<Instruction>(ins.data(), kept);
+  if (fused_any) *operators = Span<ResolvedOperator>(ops, n_ops + 1);
+  return Error::Ok;
+}
+
+}  // namespace tri::kernels
