@@ -76,6 +76,22 @@ class MethodTest : public ::testing::Test {
     return {jump, kernel_call(args), skip, move};
   }
 
+  // jump_and_move over in = [5], out, and the conditions true and false;
+  // input: the first condition, output: out.
+  struct JumpProgram {
+    std::vector<EValue> values;
+    std::vector<EValue*> args;
+    std::vector<Instruction> instrs;
+    std::vector<int32_t> inputs = {2}, outputs = {1};
+  };
+  void build(JumpProgram& p) {
+    p.values = {EValue::from_tensor(tf_.make(ScalarType::Float, {1}, {5})),
+                EValue::from_tensor(tf_.zeros(ScalarType::Float, {1})), EValue::from_bool(true),
+                EValue::from_bool(false)};
+    p.args = {&p.values[0], &p.values[1], &p.values[1]};
+    p.instrs = jump_and_move(p.args);
+  }
+
   KernelEntry entry_;
   std::vector<ResolvedOperator> ops_;
   TensorFactory tf_;
@@ -109,14 +125,10 @@ TEST_F(MethodTest, KernelErrorsCarryInstructionAndOperator) {
 }
 
 TEST_F(MethodTest, JumpFalseAndMove) {
-  Tensor* in = tf_.make(ScalarType::Float, {1}, {5});
-  Tensor* out = tf_.zeros(ScalarType::Float, {1});
-  std::vector<EValue> values = {EValue::from_tensor(in), EValue::from_tensor(out),
-                                EValue::from_bool(true), EValue::from_bool(false)};
-  std::vector<EValue*> args = {&values[0], &values[1], &values[1]};
-  std::vector<Instruction> instrs = jump_and_move(args);
-  std::vector<int32_t> inputs = {2}, outputs = {1};
-  Method m = make(values, instrs, inputs, outputs);
+  JumpProgram p;
+  build(p);
+  Tensor* in = &p.values[0].to_tensor();
+  Method m = make(p.values, p.instrs, p.inputs, p.outputs);
   ASSERT_EQ(m.execute(), Error::Ok) << last_error_message();
   EXPECT_EQ(TensorFactory::values(m.output(0).to_tensor()), (std::vector<double>{6}));
   // With the condition false, the jump skips the kernel and the move makes the
@@ -157,15 +169,10 @@ TEST_F(MethodTest, RunawayLoopHitsTheBudget) {
 
 TEST_F(MethodTest, ProfileCountsEveryInstructionThatRan) {
   // Condition true: the kernel and both jumps run, the move is skipped.
-  Tensor* in = tf_.make(ScalarType::Float, {1}, {5});
-  Tensor* out = tf_.zeros(ScalarType::Float, {1});
-  std::vector<EValue> values = {EValue::from_tensor(in), EValue::from_tensor(out),
-                                EValue::from_bool(true), EValue::from_bool(false)};
-  std::vector<EValue*> args = {&values[0], &values[1], &values[1]};
-  std::vector<Instruction> instrs = jump_and_move(args);
-  std::vector<int32_t> inputs = {2}, outputs = {1};
-  Method m = make(values, instrs, inputs, outputs);
-  std::vector<InstructionTiming> timings(instrs.size());
+  JumpProgram p;
+  build(p);
+  Method m = make(p.values, p.instrs, p.inputs, p.outputs);
+  std::vector<InstructionTiming> timings(p.instrs.size());
   ExecuteOptions options;
   options.timings = {timings.data(), timings.size()};
   ASSERT_EQ(m.execute(options), Error::Ok) << last_error_message();

@@ -115,6 +115,7 @@ class ConvBnChain {
   }
 
   size_t num_instructions() const { return instructions_span_.size(); }
+  size_t method_bytes_used() const { return method_allocator_.used(); }
   const char* op_name(size_t i) const { return ops_span_[instructions_span_[i].target].name; }
   std::vector<int32_t>& inputs() { return inputs_; }
   EValue& value(Slot s) { return values_[s]; }
@@ -193,6 +194,8 @@ TEST(ConvBatchNormFusion, SizingAllocatesWhatTheRealRewriteDoes) {
   ASSERT_EQ(sized.fuse(/*sizing=*/true), Error::Ok);
   ASSERT_EQ(real.fuse(), Error::Ok);
   EXPECT_EQ(sized.num_instructions(), real.num_instructions());
+  EXPECT_GT(real.method_bytes_used(), 0u);
+  EXPECT_EQ(sized.method_bytes_used(), real.method_bytes_used());
 }
 
 TEST(ConvBatchNormFusion, VisibleIntermediatesOrSharedParametersBlockIt) {
