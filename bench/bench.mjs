@@ -23,6 +23,7 @@ import { buildSizes } from './lib/sizes.mjs';
 import { measureRunOverhead } from './lib/run-overhead.mjs';
 import { printReport } from './lib/report.mjs';
 import { summarize } from './lib/stats.mjs';
+import { measureThreadScaling } from './lib/thread-scaling.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
 
 const { values: args } = parseArgs({
@@ -135,6 +136,17 @@ for (const c of cases) {
   log(`${c.name}: ${Object.entries(entry.paths).map(([p, r]) => `${p} ${r.median_ms.toFixed(2)} ms`).join(', ')}`);
 }
 
+const scalingThreads = threads > 1 ? threads : 2;
+log(`timing ${scalingThreads} threads against 1 ...`);
+const threadScaling = await measureThreadScaling(trident, cases, {
+  threads: scalingThreads,
+  runs,
+  warmup,
+  warmupMs,
+  readInput,
+  log,
+});
+
 log('measuring the cost of one run ...');
 const runOverhead = await measureRunOverhead(trident, quick ? { runs: 200, warmup: 50 } : { runs: 5000, warmup: 500 });
 
@@ -147,6 +159,7 @@ const report = {
   sizes: buildSizes(ort.ortWasmPath),
   run_overhead: runOverhead,
   models: results,
+  thread_scaling: threadScaling,
 };
 report.targets = evaluateTargets(report);
 

@@ -164,8 +164,9 @@ function wireFileInputs() {
 wireFileInputs();
 loadSamples();
 runtimeInfo().then(
-  ({ version, threads }) => {
-    $('runtime-info').textContent = `Trident runtime ${version} (${threads ? 'threads build' : 'single-threaded build'})`;
+  ({ version, threads, numThreads }) => {
+    const build = threads ? `threads build, ${numThreads} thread${numThreads === 1 ? '' : 's'}` : 'single-threaded build';
+    $('runtime-info').textContent = `Trident runtime ${version} (${build})`;
   },
   (err) => showError(err),
 );

@@ -12,6 +12,7 @@
 
 #include "cpp/host/format_registry.h"
 #include "cpp/host/host_model.h"
+#include "cpp/host/thread_pool.h"
 #include "cpp/custom/register_custom_kernels.h"
 #include "cpp/delegates/register_delegates.h"
 #include "cpp/kernels/register_kernels.h"
@@ -88,6 +89,9 @@ class NativeProgram {
     }
     return finish(model_.set_input_scalar(method, index, v));
   }
+
+  // Threads this model's runs may use (0: all the pool has).
+  void setThreads(unsigned threads) { model_.set_threads(threads); }
 
   int execute(const std::string& method, bool profile) {
     return finish(model_.execute(method, profile));
@@ -180,6 +184,14 @@ std::string file_formats() {
 
 unsigned sniff_bytes() { return static_cast<unsigned>(host::kSniffBytes); }
 
+// Starts the kernels' thread pool with `threads` threads, the caller
+// included (the first call decides; later calls return the same pool), and
+// returns how many it has: 1 in the single-threaded build.
+unsigned start_thread_pool(unsigned threads) {
+  host::ThreadPool* pool = host::shared_thread_pool(threads);
+  return pool == nullptr ? 1 : pool->max_threads();
+}
+
 // The built-in kernels go first, so that a JS kernel of the same name
 // replaces the built-in one rather than blocking its registration.
 int register_js_kernel_after_builtins(const std::string& name) {
@@ -199,6 +211,7 @@ EMSCRIPTEN_BINDINGS(trident) {
   emscripten::function("detectFormat", &tri::wasm::detect_format);
   emscripten::function("fileFormats", &tri::wasm::file_formats);
   emscripten::function("sniffBytes", &tri::wasm::sniff_bytes);
+  emscripten::function("startThreadPool", &tri::wasm::start_thread_pool);
   emscripten::class_<NativeProgram>("NativeProgram")
       .constructor<>()
       .function("addDataFile", &NativeProgram::addDataFile)
@@ -207,6 +220,7 @@ EMSCRIPTEN_BINDINGS(trident) {
       .function("describe", &NativeProgram::describe)
       .function("prepareInput", &NativeProgram::prepareInput)
       .function("setInputScalar", &NativeProgram::setInputScalar)
+      .function("setThreads", &NativeProgram::setThreads)
       .function("execute", &NativeProgram::execute)
       .function("profile", &NativeProgram::profile)
       .function("outputCount", &NativeProgram::outputCount)

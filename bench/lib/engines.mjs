@@ -14,14 +14,19 @@ export async function tridentEngine({ threads }) {
   } catch (err) {
     throw new Error(`cannot import dist/js/index.js (${err.message}); run 'bash scripts/build.sh' first`);
   }
+  // One thread: the single-threaded build, as a page without cross-origin
+  // isolation gets it. More: the threads build with a pool of that size.
   api.env.threads = threads > 1;
+  // The threads build's pool (it also serves the 2-against-1 timing).
+  api.env.numThreads = Math.max(2, threads);
   const info = await api.runtimeInfo();
   return {
     name: 'trident',
     build: info.threads ? 'trident-threads.wasm' : 'trident.wasm',
     version: info.version,
-    async open(bytes) {
-      const model = await api.load(bytes);
+    /** options: load()'s, e.g. { threads: true, numThreads: 2 }. */
+    async open(bytes, options = {}) {
+      const model = await api.load(bytes, options);
       // .pte names its method 'forward', a .pt2 its graph's name: run the first.
       const method = model.methods[0];
       return {
@@ -34,7 +39,6 @@ export async function tridentEngine({ threads }) {
         },
       };
     },
-    memoryBytes: async () => (await api.runtimeInfo()).memoryBytes,
     api,
   };
 }

@@ -30,6 +30,14 @@ export function printReport(r) {
       );
     }
   }
+  if (r.thread_scaling?.length) {
+    out.push('');
+    out.push('| model | path | 1 thread ms | threads | ms | speedup |');
+    out.push('|---|---|---|---|---|---|');
+    for (const s of r.thread_scaling) {
+      out.push(`| ${s.model} | ${PATH_LABEL[s.path] ?? s.path} | ${ms(s.one_thread_ms)} | ${s.threads} | ${ms(s.threads_ms)} | ×${s.speedup.toFixed(2)} |`);
+    }
+  }
   out.push('');
   const size = (s) => (s ? `${(s.bytes / 1e6).toFixed(2)} MB, ${(s.gzip_bytes / 1e6).toFixed(2)} MB gzipped` : 'not built');
   out.push(`Sizes: trident.wasm ${size(r.sizes.trident)}; trident-threads.wasm ${size(r.sizes.trident_threads)}; ORT ${size(r.sizes.ort)}`);
@@ -44,6 +52,7 @@ export function printReport(r) {
     (t.sgemm.results.length ? ` (${t.sgemm.results.map((s) => `${s.model} ${s.path} ${pct(s.ceiling_fraction)}`).join(', ')})` : ' (not in this run)'));
   out.push(`- trident.wasm ≤ ${(t.size.limit_gzip_bytes / 1e6).toFixed(1)} MB gzipped: ${mark(t.size.met)}`);
   out.push(`- one run ≤ ${t.run_overhead.limit_us} µs: ${mark(t.run_overhead.met)}`);
-  out.push(`- 2 threads ≥ 1.6× 1 thread: ${t.threads.measured ? mark(t.threads.met) : `not measured: ${t.threads.reason}`}`);
+  out.push(`- 2 threads ≥ ${t.threads.limit}× 1 thread: ${t.threads.measured ? mark(t.threads.met) : `not measured: ${t.threads.reason}`}` +
+    (t.threads.results.length ? ` (${t.threads.results.map((s) => `${s.model} ${PATH_LABEL[s.path] ?? s.path} ×${s.speedup.toFixed(2)}`).join(', ')})` : ''));
   console.log(out.join('\n'));
 }

@@ -6,6 +6,7 @@
 
 #include "cpp/host/row_major.h"
 #include "cpp/host/value_json.h"
+#include "cpp/runtime/platform/parallel.h"
 
 namespace tri::host {
 
@@ -392,6 +393,9 @@ Error HostModel::set_input_scalar(const std::string& method, size_t index,
 }
 
 Error HostModel::execute(const std::string& method, bool profile) {
+  // The limit is process-wide; models with different limits take turns on
+  // one thread, so setting it per run is enough.
+  set_parallel_thread_limit(options_.threads);
   if (functions_ != nullptr) {
     TRI_CHECK(!profile, Error::NotSupported,
               "%s: profiling %s functions is not supported", method.c_str(), format());

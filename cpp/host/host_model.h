@@ -28,6 +28,9 @@ struct HostOptions {
   size_t temp_bytes = size_t{8} << 20;
   // Bound on the instructions one run may execute (jumps can loop).
   uint64_t max_instructions_per_run = 100000000;
+  // Threads a run may spread its kernels over (parallel.h); 0: all the
+  // installed runner has. 1 keeps every kernel on the calling thread.
+  uint32_t threads = 0;
 };
 
 class HostModel {
@@ -62,6 +65,9 @@ class HostModel {
                                  const std::vector<int32_t>& shape);
   Error set_input_scalar(const std::string& method, size_t index,
                          const EValue& value);
+  // Changes HostOptions::threads for later runs.
+  void set_threads(uint32_t threads) { options_.threads = threads; }
+  uint32_t threads() const { return options_.threads; }
   // profile: time each instruction of this run (profile_json reads it).
   Error execute(const std::string& method, bool profile = false);
   // The last profiled run of `method`: {"instructions":[{"index","name",

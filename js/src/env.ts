@@ -15,10 +15,16 @@ export interface WasmEnv {
    */
   threads: 'auto' | boolean;
   /**
+   * Size of the threads build's kernel thread pool, the calling thread
+   * included. 0 (default): the machine's logical cores. Read when the
+   * threads build is first instantiated.
+   */
+  numThreads: number;
+  /**
    * Whether kernels use their wasm SIMD128 paths (default true). false runs
    * the scalar reference paths instead, on the same build; read at every run.
    */
   simd: boolean;
 }
 
-export const env: WasmEnv = { wasmPaths: undefined, threads: 'auto', simd: true };
+export const env: WasmEnv = { wasmPaths: undefined, threads: 'auto', numThreads: 0, simd: true };

@@ -1,6 +1,7 @@
 // load(): bytes from any source, then the runtime, which detects the format
 // from the bytes and opens the file with that format's front end.
 
+import { env } from './env.js';
 import { ErrorCode, TridentError } from './errors.js';
 import { Model } from './model.js';
 import { loadWasm } from './native/load-wasm.js';
@@ -15,10 +16,25 @@ export interface LoadOptions extends ReadOptions {
    * runtime's (1 GiB).
    */
   maxPlannedBytes?: number;
+  /**
+   * Which build serves this model: overrides `env.threads` ('auto' uses
+   * the threads build where shared memory exists: Node, and cross-origin
+   * isolated pages).
+   */
+  threads?: 'auto' | boolean;
+  /**
+   * Threads this model's runs spread their kernels over, the calling thread
+   * included; at most the pool's size (`env.numThreads`). Default: all of
+   * the pool. 1 keeps every kernel on the calling thread.
+   */
+  numThreads?: number;
 }
 
 export async function load(source: ModelSource, options: LoadOptions = {}): Promise<Model> {
-  const { dataFiles = [], maxPlannedBytes = 0, signal } = options;
+  const { dataFiles = [], maxPlannedBytes = 0, signal, threads = env.threads, numThreads = 0 } = options;
+  if (!Number.isSafeInteger(numThreads) || numThreads < 0) {
+    throw new TridentError(`load: numThreads must be a positive integer (or 0 for all), got ${numThreads}`, ErrorCode.InvalidArgument);
+  }
   if (!Number.isSafeInteger(maxPlannedBytes) || maxPlannedBytes < 0) {
     throw new TridentError(`load: maxPlannedBytes must be a non-negative integer, got ${maxPlannedBytes}`, ErrorCode.InvalidArgument);
   }
@@ -27,12 +43,13 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
   }
   signal?.throwIfAborted();
   // Fetch the wasm while the file downloads.
-  const module = loadWasm();
+  const module = loadWasm(threads);
   module.catch(() => {});
   const [bytes, ...data] = await readSources([source, ...dataFiles], options);
-  const runtime = (await module).module;
+  const wasm = await module;
   signal?.throwIfAborted();
-  return Model.open(runtime, bytes!, data, maxPlannedBytes);
+  const modelThreads = numThreads === 0 || numThreads > wasm.poolThreads ? wasm.poolThreads : numThreads;
+  return Model.open(wasm.module, bytes!, data, maxPlannedBytes, modelThreads);
 }
 
 export interface RuntimeInfo {
@@ -40,6 +57,8 @@ export interface RuntimeInfo {
   version: string;
   /** True when the pthreads build was chosen (see `env.threads`). */
   threads: boolean;
+  /** Size of the kernel thread pool, the calling thread included (1 without threads). */
+  numThreads: number;
   /**
    * Bytes of wasm memory the module holds now. Wasm memory grows and never
    * shrinks, so this is also the peak since the module was instantiated.
@@ -49,6 +68,6 @@ export interface RuntimeInfo {
 
 /** Which runtime build serves this page or process (loads the wasm if needed). */
 export async function runtimeInfo(): Promise<RuntimeInfo> {
-  const { module, threads } = await loadWasm();
-  return { version: module.version(), threads, memoryBytes: module.HEAPU8.buffer.byteLength };
+  const { module, threads, poolThreads } = await loadWasm();
+  return { version: module.version(), threads, numThreads: poolThreads, memoryBytes: module.HEAPU8.buffer.byteLength };
 }

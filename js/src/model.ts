@@ -42,6 +42,8 @@ export class Model {
   readonly format: ModelFormat;
   readonly methods: readonly MethodInfo[];
   readonly #handle: NativeHandle;
+  /** Threads this model's runs use, the calling thread included (`load`'s numThreads). */
+  numThreads = 1;
 
   private constructor(handle: NativeHandle) {
     this.#handle = handle;
@@ -50,10 +52,19 @@ export class Model {
   }
 
   /** @internal Use `load()`. */
-  static open(module: TridentModule, bytes: Uint8Array, dataFiles: readonly Uint8Array[], maxPlannedBytes: number): Model {
+  static open(
+    module: TridentModule,
+    bytes: Uint8Array,
+    dataFiles: readonly Uint8Array[],
+    maxPlannedBytes: number,
+    numThreads: number,
+  ): Model {
     const handle = NativeHandle.open(module, bytes, dataFiles, maxPlannedBytes);
     try {
-      return new Model(handle);
+      handle.setThreads(numThreads);
+      const model = new Model(handle);
+      model.numThreads = numThreads;
+      return model;
     } catch (err) {
       handle.dispose();
       throw err;

@@ -88,6 +88,17 @@ interface PathResult {
     // --quick runs no target model: the speed verdict must not claim success.
     expect(t.speed.results).toEqual([]);
     expect(t.speed.met).toBe(false);
+
+    // 2 threads against 1 on the threads build, every path of the smoke model.
+    const scaling = report.thread_scaling as Array<{ model: string; path: string; threads: number; one_thread_ms: number; threads_ms: number; speedup: number }>;
+    expect(scaling.map((s) => `${s.model}/${s.path}`)).toEqual(['transformer_encoder/pte', 'transformer_encoder/pte_xnnpack', 'transformer_encoder/pt2']);
+    for (const s of scaling) {
+      expect(s.threads).toBe(2);
+      expect(s.one_thread_ms).toBeGreaterThan(0);
+      expect(s.speedup).toBeCloseTo(s.one_thread_ms / s.threads_ms, 10);
+    }
+    // The smoke model is not one the threads target names: no verdict.
+    expect(t.threads).toMatchObject({ measured: false, met: false, results: [] });
   }, 180_000);
 
   it('prints the table without --json', () => {

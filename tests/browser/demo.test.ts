@@ -91,7 +91,8 @@ describeBrowser('demo page in Chromium', () => {
     expect(type).toBe('application/wasm');
     // With COOP/COEP the loader must pick the threads build when it exists.
     const threads = existsSync(repoPath('dist', 'wasm', 'trident-threads.wasm'));
-    const build = threads ? 'threads build' : 'single-threaded build';
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    const build = threads ? `threads build, ${cores} threads?` : 'single-threaded build';
     await expect.poll(() => page.textContent('#runtime-info')).toMatch(new RegExp(`^Trident runtime \\S+ \\(${build}\\)$`));
   });
 
@@ -119,6 +120,52 @@ describeBrowser('demo page in Chromium', () => {
       expect(visible).toMatch(/output 0: /);
     }
     expect(pageErrors).toEqual([]);
+  });
+
+  it('falls back to the single-threaded build on a page without cross-origin isolation, saying why once', async () => {
+    // A page at another origin, served without COOP/COEP (Playwright answers
+    // its requests from dist/): no SharedArrayBuffer there.
+    const plain = await context.newPage();
+    const messages: string[] = [];
+    plain.on('console', (m) => messages.push(`${m.type()}: ${m.text()}`));
+    const types: Record<string, string> = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
+    await plain.route('http://plain.test/**', async (route) => {
+      const url = new URL(route.request().url());
+      if (url.pathname === '/') {
+        await route.fulfill({
+          contentType: 'text/html',
+          body: `<script type="module">
+            import { runtimeInfo, load } from '/dist/js/index.js';
+            const info = await runtimeInfo();
+            const again = await runtimeInfo();
+            window.result = { isolated: globalThis.crossOriginIsolated, info, again };
+          </script>`,
+        });
+        return;
+      }
+      const file = repoPath(...url.pathname.slice(1).split('/'));
+      if (!url.pathname.startsWith('/dist/') || !existsSync(file)) {
+        await route.fulfill({ status: 404, body: 'not found' });
+        return;
+      }
+      await route.fulfill({ contentType: types[path.extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
+    });
+    try {
+      await plain.goto('http://plain.test/');
+      const result = (await plain.waitForFunction(() => (window as unknown as { result?: unknown }).result)).jsonValue() as Promise<{
+        isolated: boolean;
+        info: { threads: boolean; numThreads: number };
+      }>;
+      const { isolated, info } = await result;
+      expect(isolated).toBe(false);
+      expect(info).toMatchObject({ threads: false, numThreads: 1 });
+      const notices = messages.filter((m) => m.includes('single-threaded build'));
+      expect(notices).toEqual([
+        'info: Trident: using the single-threaded build: this page is not cross-origin isolated (serve it with the COOP/COEP headers to get SharedArrayBuffer).',
+      ]);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('shows a clear error for a file that is not a program', async () => {

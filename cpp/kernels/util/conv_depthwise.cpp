@@ -1,6 +1,7 @@
 #include "cpp/kernels/util/conv_depthwise.h"
 
 #include "cpp/kernels/util/gemm_f4.h"
+#include "cpp/runtime/platform/parallel.h"
 
 namespace tri {
 namespace {
@@ -157,18 +158,26 @@ void depthwise3x3(KernelContext& ctx, const ConvProblem& p, bool vector) {
         }
         bias[c] = b != nullptr ? b[c * bst] : 0.0f;
       }
-      for (int64_t n = 0; n < p.batch; ++n) {
-        for (int64_t oh = 0; oh < g.grid[1]; ++oh) {
+      const size_t rows = static_cast<size_t>(p.batch * g.grid[1]);
+      const size_t min_rows = static_cast<size_t>(2048 / (ch * g.grid[2] + 1) + 1);
+      parallel_for(rows, min_rows, [&](size_t begin, size_t end) {
+        for (size_t r = begin; r < end; ++r) {
+          const int64_t n = static_cast<int64_t>(r) / g.grid[1];
+          const int64_t oh = static_cast<int64_t>(r) % g.grid[1];
           row_channels_last(p, in + n * p.in_st[0], out + n * p.out_st[0], oh, wt, bias);
         }
-      }
+      });
       return;
     }
   }
   const bool planar = vector && p.in_st[4] == 1 && p.out_st[4] == 1 && g.s[1] == g.s[2] &&
                       (g.s[2] == 1 || g.s[2] == 2);
-  for (int64_t n = 0; n < p.batch; ++n) {
-    for (int64_t c = 0; c < ch; ++c) {
+  const size_t planes = static_cast<size_t>(p.batch * ch);
+  const size_t min_planes = static_cast<size_t>(2048 / (g.grid_size() + 1) + 1);
+  parallel_for(planes, min_planes, [&](size_t begin, size_t end) {
+    for (size_t plane = begin; plane < end; ++plane) {
+      const int64_t n = static_cast<int64_t>(plane) / ch;
+      const int64_t c = static_cast<int64_t>(plane) % ch;
       Plane pl;
       pl.in = in + n * p.in_st[0] + c * p.in_st[1];
       pl.out = out + n * p.out_st[0] + c * p.out_st[1];
@@ -190,7 +199,7 @@ void depthwise3x3(KernelContext& ctx, const ConvProblem& p, bool vector) {
         }
       }
     }
-  }
+  });
 }
 
 }  // namespace tri

@@ -5,6 +5,7 @@
 #include "cpp/kernels/util/conv_im2col.h"
 #include "cpp/kernels/util/gemm.h"
 #include "cpp/kernels/util/simd.h"
+#include "cpp/runtime/platform/parallel.h"
 
 namespace tri {
 namespace {
@@ -152,7 +153,16 @@ Error run(KernelContext& ctx, const ConvProblem& p) {
       for (int64_t l0 = 0; l0 < positions; l0 += lc) {
         const int64_t len = positions - l0 < lc ? positions - l0 : lc;
         if (!p.transposed) {
-          if (!direct_b) im2col_chunk<G>(img, in_st + 1, g, icg, l0, len, bcols);
+          if (!direct_b) {
+            // Rows are (channel, tap): channel ranges fill disjoint rows.
+            const int64_t rows_per_channel = ks * len;
+            const size_t min_channels = static_cast<size_t>(16384 / rows_per_channel + 1);
+            parallel_for(static_cast<size_t>(icg), min_channels, [&](size_t c0, size_t c1) {
+              im2col_chunk<G>(img + static_cast<int64_t>(c0) * in_st[1], in_st + 1, g,
+                              static_cast<int64_t>(c1 - c0), l0, len,
+                              bcols + static_cast<int64_t>(c0) * rows_per_channel);
+            });
+          }
           const MatView<G> b = direct_b ? MatView<G>{img + l0, in_st[1], 1} : MatView<G>{bcols, len, 1};
           G* c0 = direct_c ? out_data + n * p.out_st[0] + gr * ocg * p.out_st[1] + l0 : ccols;
           const int64_t ldc = direct_c ? p.out_st[1] : len;

@@ -115,7 +115,7 @@ void map_chunks(const TensorView& out, const TensorView* const* in, int nin, Sca
   const TensorView* ops[1 + kMaxInputs] = {&out};
   for (int k = 0; k < nin; ++k) ops[k + 1] = in[k];
   const NdIter it(out.sizes, out.dim, ops, nin + 1);
-  it.for_each_row([&pl](char* const* p, const int64_t* s, int64_t n) { run_row(pl, p, s, n); });
+  it.for_each_row_parallel([&pl](char* const* p, const int64_t* s, int64_t n) { run_row(pl, p, s, n); });
 }
 
 template void map_chunks<int64_t, int64_t>(const TensorView&, const TensorView* const*, int,

@@ -4,6 +4,7 @@
 
 #include "cpp/kernels/simd/f32_gemm_minmax.h"
 #include "cpp/kernels/util/gemm_f4.h"
+#include "cpp/runtime/platform/parallel.h"
 
 namespace tri {
 namespace {
@@ -31,6 +32,49 @@ void pack_panel(const float* b, size_t ldb, size_t kc, size_t nc, float* panel) 
   }
 }
 
+// One task: columns [j0, j0 + nc) of rows [i0, i1), over all of k.
+struct GemmTask {
+  size_t m, n, k, ldc, ldb, m_blocks, rows_per_block;
+  MatView<float> a, b;
+  float* c;
+};
+
+void run_gemm_tile(const GemmTask& t, size_t index) {
+  const size_t j0 = (index / t.m_blocks) * kNr;
+  const size_t i0 = (index % t.m_blocks) * t.rows_per_block;
+  const size_t i1 = t.m - i0 < t.rows_per_block ? t.m : i0 + t.rows_per_block;
+  const size_t nc = t.n - j0 < kNr ? t.n - j0 : kNr;
+  alignas(16) float panel[kNr * (kKc + 1)];
+  // The tile reads rows of A as contiguous runs: a strided A is copied,
+  // two rows at a time, per panel.
+  const bool a_rows_contiguous = t.a.cs == 1;
+  alignas(16) float a_rows[kF32GemmMr * kKc];
+  const size_t lda = static_cast<size_t>(t.a.rs);
+  for (size_t p0 = 0; p0 < t.k; p0 += kKc) {
+    const size_t kc = t.k - p0 < kKc ? t.k - p0 : kKc;
+    pack_panel(t.b.data + p0 * t.ldb + j0, t.ldb, kc, nc, panel);
+    if (a_rows_contiguous) {
+      f32_gemm_panel(i1 - i0, nc, kc, t.a.data + i0 * lda + p0, lda, panel, t.c + i0 * t.ldc + j0,
+                     t.ldc, p0 > 0);
+      continue;
+    }
+    for (size_t i = i0; i < i1; i += kF32GemmMr) {
+      const size_t rows = i1 - i < kF32GemmMr ? i1 - i : kF32GemmMr;
+      for (size_t r = 0; r < rows; ++r) {
+        for (size_t p = 0; p < kc; ++p) {
+          a_rows[r * kKc + p] = t.a.data[static_cast<int64_t>(i + r) * t.a.rs +
+                                         static_cast<int64_t>(p0 + p) * t.a.cs];
+        }
+      }
+      f32_gemm_panel(rows, nc, kc, a_rows, kKc, panel, t.c + i * t.ldc + j0, t.ldc, p0 > 0);
+    }
+  }
+}
+
+// Below this many multiply-adds a gemm stays on one thread: waking the
+// pool costs more than it saves.
+constexpr size_t kParallelMacs = size_t{1} << 16;
+
 }  // namespace
 
 void gemm_f32_packed(int64_t m64, int64_t n64, int64_t k64, MatView<float> a, MatView<float> b,
@@ -38,40 +82,31 @@ void gemm_f32_packed(int64_t m64, int64_t n64, int64_t k64, MatView<float> a, Ma
   // size_t indices: int64 arithmetic is slower in wasm32's loops.
   const size_t m = static_cast<size_t>(m64), n = static_cast<size_t>(n64);
   const size_t k = static_cast<size_t>(k64), ldc = static_cast<size_t>(ldc64);
-  const size_t ldb = static_cast<size_t>(b.rs);
+  if (m == 0 || n == 0) return;
   if (k == 0) {
     for (size_t i = 0; i < m; ++i) {
       for (size_t j = 0; j < n; ++j) c[i * ldc + j] = 0.0f;
     }
     return;
   }
-  alignas(16) float panel[kNr * (kKc + 1)];
-  // The tile reads rows of A as contiguous runs: a strided A is copied,
-  // two rows at a time, per panel.
-  const bool a_rows_contiguous = a.cs == 1;
-  alignas(16) float a_rows[kF32GemmMr * kKc];
-  for (size_t p0 = 0; p0 < k; p0 += kKc) {
-    const size_t kc = k - p0 < kKc ? k - p0 : kKc;
-    for (size_t j0 = 0; j0 < n; j0 += kNr) {
-      const size_t nc = n - j0 < kNr ? n - j0 : kNr;
-      pack_panel(b.data + p0 * ldb + j0, ldb, kc, nc, panel);
-      if (a_rows_contiguous) {
-        f32_gemm_panel(m, nc, kc, a.data + p0, static_cast<size_t>(a.rs), panel, c + j0, ldc,
-                       p0 > 0);
-        continue;
-      }
-      for (size_t i = 0; i < m; i += kF32GemmMr) {
-        const size_t rows = m - i < kF32GemmMr ? m - i : kF32GemmMr;
-        for (size_t r = 0; r < rows; ++r) {
-          for (size_t p = 0; p < kc; ++p) {
-            a_rows[r * kKc + p] = a.data[static_cast<int64_t>(i + r) * a.rs +
-                                         static_cast<int64_t>(p0 + p) * a.cs];
-          }
-        }
-        f32_gemm_panel(rows, nc, kc, a_rows, kKc, panel, c + i * ldc + j0, ldc, p0 > 0);
-      }
-    }
+  GemmTask task{m, n, k, ldc, static_cast<size_t>(b.rs), 1, m, a, b, c};
+  const size_t panels = (n + kNr - 1) / kNr;
+  const size_t threads = parallel_threads();
+  const bool parallel = threads > 1 && m * n * k >= kParallelMacs;
+  if (parallel && panels < 4 * threads) {
+    // Few column panels (small images): split the rows as well, in blocks
+    // of whole tiles.
+    size_t blocks = (4 * threads + panels - 1) / panels;
+    size_t rows = (m + blocks - 1) / blocks;
+    rows = (rows + kF32GemmMr - 1) / kF32GemmMr * kF32GemmMr;
+    if (rows < 8) rows = 8;
+    task.rows_per_block = rows;
+    task.m_blocks = (m + rows - 1) / rows;
   }
+  const size_t tasks = panels * task.m_blocks;
+  parallel_for(tasks, parallel ? 1 : tasks, [&task](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) run_gemm_tile(task, i);
+  });
 }
 
 }  // namespace tri

@@ -1,5 +1,7 @@
 #include "cpp/kernels/util/nd_iter.h"
 
+#include "cpp/runtime/platform/parallel.h"
+
 namespace tri {
 namespace {
 
@@ -120,6 +122,50 @@ void NdIter::walk_rows(RowFn fn, void* ctx) const {
       return;
     }
   }
+}
+
+namespace {
+
+// Below this many elements an elementwise op stays on one thread.
+constexpr int64_t kParallelElements = int64_t{1} << 15;
+
+}  // namespace
+
+void NdIter::walk_chunks(RowFn fn, void* ctx, int64_t first, int64_t last) const {
+  const int inner = ndim_ - 1;
+  const int64_t n = sizes_[inner];
+  const int64_t per_row = (n + kRowChunk - 1) / kRowChunk;
+  int64_t inner_strides[kMaxIterOperands];
+  for (int k = 0; k < nops_; ++k) inner_strides[k] = strides_[k][inner];
+  for (int64_t chunk = first; chunk < last; ++chunk) {
+    // The row's multi-index, innermost outer dim fastest.
+    int64_t row = chunk / per_row;
+    const int64_t start = (chunk % per_row) * kRowChunk;
+    char* ptrs[kMaxIterOperands];
+    for (int k = 0; k < nops_; ++k) ptrs[k] = base_[k] + start * inner_strides[k];
+    for (int d = inner - 1; d >= 0 && row > 0; --d) {
+      const int64_t i = row % sizes_[d];
+      row /= sizes_[d];
+      for (int k = 0; k < nops_; ++k) ptrs[k] += i * strides_[k][d];
+    }
+    fn(ctx, static_cast<char* const*>(ptrs), static_cast<const int64_t*>(inner_strides),
+       n - start < kRowChunk ? n - start : kRowChunk);
+  }
+}
+
+void NdIter::walk_rows_parallel(RowFn fn, void* ctx) const {
+  if (numel_ < kParallelElements || parallel_threads() <= 1) {
+    walk_rows(fn, ctx);
+    return;
+  }
+  const int64_t n = sizes_[ndim_ - 1];
+  const int64_t chunks = numel_ / n * ((n + kRowChunk - 1) / kRowChunk);
+  // Pieces of at least kParallelElements / 2 elements.
+  const int64_t chunk_elements = n < kRowChunk ? n : kRowChunk;
+  const size_t min_chunks = static_cast<size_t>(kParallelElements / 2 / chunk_elements + 1);
+  parallel_for(static_cast<size_t>(chunks), min_chunks, [&](size_t begin, size_t end) {
+    walk_chunks(fn, ctx, static_cast<int64_t>(begin), static_cast<int64_t>(end));
+  });
 }
 
 }  // namespace tri

@@ -43,11 +43,24 @@ class NdIter {
   using RowFn = void (*)(void* ctx, char* const* ptrs, const int64_t* strides, int64_t n);
   void walk_rows(RowFn fn, void* ctx) const;
 
+  // for_each_row, with the row chunks spread over the thread pool
+  // (parallel.h). For elementwise work only: fn must be safe to call
+  // concurrently on different chunks, in any order.
+  template <typename Fn>
+  void for_each_row_parallel(Fn&& fn) const {
+    using F = std::remove_reference_t<Fn>;
+    walk_rows_parallel(&call_row<F>, const_cast<void*>(static_cast<const void*>(&fn)));
+  }
+  void walk_rows_parallel(RowFn fn, void* ctx) const;
+
  private:
   template <typename F>
   static void call_row(void* ctx, char* const* p, const int64_t* s, int64_t n) {
     (*static_cast<F*>(ctx))(p, s, n);
   }
+
+  // Chunks [first, last) of the walk: row r = chunk / chunks_per_row.
+  void walk_chunks(RowFn fn, void* ctx, int64_t first, int64_t last) const;
 
   int nops_ = 0;
   int ndim_ = 1;

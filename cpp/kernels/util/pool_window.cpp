@@ -8,6 +8,7 @@
 #include "cpp/kernels/util/pool_channels_last.h"
 #include "cpp/kernels/util/resize.h"
 #include "cpp/kernels/util/simd.h"
+#include "cpp/runtime/platform/parallel.h"
 
 namespace tri {
 namespace {
@@ -186,9 +187,13 @@ void pool_all(const PoolProblem& p, int32_t nsp) {
   const ScalarType t = in.scalar_type();
   const Elem<C> el{t, compute_dtype(t) == t};
   const C init = lowest_of<C>(t);
-  int64_t dummy = 0;
-  for (int64_t n = 0; n < batch; ++n) {
-    for (int64_t c = 0; c < channels; ++c) {
+  const int64_t plane_size = p.g.grid_size();
+  const size_t min_planes = static_cast<size_t>(4096 / (plane_size * p.g.taps() + 1) + 1);
+  parallel_for(static_cast<size_t>(batch * channels), min_planes, [&](size_t begin, size_t end) {
+    int64_t dummy = 0;
+    for (size_t plane = begin; plane < end; ++plane) {
+      const int64_t n = static_cast<int64_t>(plane) / channels;
+      const int64_t c = static_cast<int64_t>(plane) % channels;
       Plane pl;
       pl.in = static_cast<const char*>(in.mutable_data()) + (n * ist[0] + c * ist[1]) * es;
       pl.out = static_cast<char*>(p.out->mutable_data()) + (n * ost[0] + c * ost[1]) * es;
@@ -207,7 +212,7 @@ void pool_all(const PoolProblem& p, int32_t nsp) {
       }
       pool_plane<C>(p, el, init, pl);
     }
-  }
+  });
 }
 
 }  // namespace

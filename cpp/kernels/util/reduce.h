@@ -14,6 +14,7 @@
 #include "cpp/runtime/core/span.h"
 #include "cpp/runtime/core/tensor.h"
 #include "cpp/runtime/kernel/kernel_args.h"
+#include "cpp/runtime/platform/parallel.h"
 
 namespace tri {
 
@@ -105,6 +106,39 @@ void for_each_reduction2(const ReducePlan& p, const TensorView& a, const TensorV
 template <typename Fn>
 void for_each_reduction(const ReducePlan& p, const TensorView& out, Fn&& fn) {
   for_each_reduction2(p, out, out, [&](char* o, char*, const char* in) { fn(o, in); });
+}
+
+// for_each_reduction with ranges of out elements spread over the thread pool
+// when the whole reduction reads enough elements; fn must only write its own
+// out element.
+template <typename Fn>
+void for_each_reduction_parallel(const ReducePlan& p, const TensorView& out, Fn&& fn) {
+  int64_t total = 1;
+  for (int32_t d = 0; d < p.n_kept; ++d) total *= p.kept_sizes[d];
+  constexpr int64_t kParallelReads = int64_t{1} << 15;
+  if (total < 2 || total * p.reduce_numel < kParallelReads || parallel_threads() <= 1) {
+    for_each_reduction(p, out, fn);
+    return;
+  }
+  int64_t out_strides[kTensorDimLimit];
+  const int64_t oes = static_cast<int64_t>(out.element_size());
+  for (int32_t k = 0; k < p.n_kept; ++k) out_strides[k] = out.strides[p.kept_out_dim[k]] * oes;
+  const size_t min_outputs = static_cast<size_t>(kParallelReads / 2 / (p.reduce_numel + 1) + 1);
+  parallel_for(static_cast<size_t>(total), min_outputs, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      // Out element i in logical order: the last kept dim fastest.
+      int64_t rest = static_cast<int64_t>(i);
+      char* o = static_cast<char*>(out.data);
+      const char* in = static_cast<const char*>(p.in.data);
+      for (int32_t d = p.n_kept - 1; d >= 0; --d) {
+        const int64_t at = rest % p.kept_sizes[d];
+        rest /= p.kept_sizes[d];
+        o += at * out_strides[d];
+        in += at * p.kept_strides[d];
+      }
+      fn(o, in);
+    }
+  });
 }
 
 // Calls fn(const char* element, int64_t n, int64_t stride_bytes) for each

@@ -70,7 +70,7 @@ void reduce_with(const ReducePlan& plan, const TensorView& out, double divisor) 
       return;
     }
   }
-  for_each_reduction(plan, out, [&](char* o, const char* in) {
+  for_each_reduction_parallel(plan, out, [&](char* o, const char* in) {
     Acc acc = Acc(0);
     walk_reduced(plan, in, [&](const char* p, int64_t n, int64_t stride) {
       acc = typed ? sum_typed<Acc, Typed>(p, n, stride, acc)

@@ -3,6 +3,7 @@
 #include "cpp/kernels/util/nd_iter.h"
 #include "cpp/kernels/util/simd.h"
 #include "cpp/kernels/util/simd_math.h"
+#include "cpp/runtime/platform/parallel.h"
 
 namespace tri {
 
@@ -141,9 +142,13 @@ bool simd_unary(SimdUnary op, const Tensor& self, const Tensor& out, float a, fl
   const int64_t n = static_cast<int64_t>(self.numel());
   // Chunks, so that the row function is called often enough for V8 to tier
   // it up.
-  for (int64_t i = 0; i < n; i += kRowChunk) {
-    fn(in + i, dst + i, n - i < kRowChunk ? n - i : kRowChunk, p);
-  }
+  const size_t chunks = static_cast<size_t>((n + kRowChunk - 1) / kRowChunk);
+  parallel_for(chunks, 8, [&](size_t begin, size_t end) {
+    for (int64_t i = static_cast<int64_t>(begin) * kRowChunk; i < n && i < static_cast<int64_t>(end) * kRowChunk;
+         i += kRowChunk) {
+      fn(in + i, dst + i, n - i < kRowChunk ? n - i : kRowChunk, p);
+    }
+  });
   return true;
 }
 

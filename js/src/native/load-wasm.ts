@@ -7,13 +7,14 @@
 // The bytes are always passed in as `wasmBinary`: Emscripten 3.1.6's own
 // loader sees Node's global fetch and tries to fetch() a file path. The build
 // targets web,worker only (its Node branch is broken in ES modules: it reads
-// __dirname); with the bytes passed in, the web code path runs fine in Node.
+// __dirname); with the bytes passed in, the web code path runs fine in Node,
+// and node/node-pthreads.ts gives the threads build the Worker it expects.
 
 import { attachJsKernels } from '../custom-kernels.js';
 import { env } from '../env.js';
 import { ErrorCode, TridentError } from '../errors.js';
 import { fileExists, fileUrlToPath, isNode, readFileWithProgress } from '../node/node-fs.js';
-import type { ModuleFactory, TridentModule } from './types.js';
+import type { ModuleFactory, ModuleFactoryOptions, TridentModule } from './types.js';
 
 const DEFAULT_WASM_DIR = new URL('../../wasm/', import.meta.url);
 
@@ -21,16 +22,26 @@ const DEFAULT_WASM_DIR = new URL('../../wasm/', import.meta.url);
 export interface LoadedWasm {
   module: TridentModule;
   threads: boolean;
+  /** Size of the kernel thread pool, the calling thread included (1: none). */
+  poolThreads: number;
 }
+
+export type ThreadsChoice = 'auto' | boolean;
 
 const modules = new Map<string, Promise<LoadedWasm>>();
 
-/** The module for the current `env` settings, instantiated on first use. */
-export function loadWasm(): Promise<LoadedWasm> {
-  const key = `${String(env.wasmPaths ?? '')}|${String(env.threads)}`;
+/**
+ * The module for the current `env` settings, instantiated on first use.
+ * `threads` overrides env.threads for this call (load()'s option).
+ */
+export function loadWasm(threads: ThreadsChoice = env.threads): Promise<LoadedWasm> {
+  if (threads !== 'auto' && typeof threads !== 'boolean') {
+    return Promise.reject(new TridentError(`threads must be 'auto', true or false, got ${String(threads)}`, ErrorCode.InvalidArgument));
+  }
+  const key = `${String(env.wasmPaths ?? '')}|${String(threads)}`;
   let module = modules.get(key);
   if (module === undefined) {
-    module = instantiate();
+    module = instantiate(threads);
     modules.set(key, module);
     // A failed load (missing file, offline) must not poison later attempts.
     module.catch(() => modules.delete(key));
@@ -38,12 +49,14 @@ export function loadWasm(): Promise<LoadedWasm> {
   return module;
 }
 
-async function instantiate(): Promise<LoadedWasm> {
+async function instantiate(choice: ThreadsChoice): Promise<LoadedWasm> {
   const dir = await wasmDir();
-  const threads = await useThreads(dir);
+  const threads = await useThreads(dir, choice);
+  const wantedPool = threads ? await poolSize() : 1;
   const name = threads ? 'trident-threads' : 'trident';
   const scriptUrl = new URL(`${name}.mjs`, dir);
   const wasmBinary = await readWasm(new URL(`${name}.wasm`, dir));
+  const pthreads = threads && isNode ? await import('../node/node-pthreads.js') : null;
   let factory: ModuleFactory;
   try {
     factory = ((await import(/* @vite-ignore */ scriptUrl.href)) as { default: ModuleFactory }).default;
@@ -53,7 +66,7 @@ async function instantiate(): Promise<LoadedWasm> {
     });
   }
   try {
-    const module = await factory({
+    const options: ModuleFactoryOptions = {
       wasmBinary,
       // Emscripten asks for its side files (the pthread worker) by name.
       locateFile: (file) => new URL(file, dir).href,
@@ -61,10 +74,21 @@ async function instantiate(): Promise<LoadedWasm> {
       // Runtime logs go to stderr (console.warn): stdout belongs to the
       // embedding program, e.g. the CLI's --json output.
       print: (text) => console.warn(text),
-      printErr: (text) => console.warn(text),
-    });
+      printErr: (text) => {
+        // Node's main thread may block (Atomics.wait works there): the
+        // warning Emscripten prints for browsers' main threads is noise.
+        if (isNode && text.startsWith('Blocking on the main thread is very dangerous')) return;
+        console.warn(text);
+      },
+      // The pool's threads beyond the caller, started before the module
+      // resolves (see wasm/CMakeLists.txt).
+      tridentWorkers: wantedPool - 1,
+    };
+    const module = await (pthreads ? pthreads.withWebWorkers(() => factory(options)) : factory(options));
+    pthreads?.unrefPthreadWorkers(module);
     attachJsKernels(module);
-    return { module, threads };
+    const poolThreads = threads ? module.startThreadPool(wantedPool) : 1;
+    return { module, threads, poolThreads };
   } catch (err) {
     throw new TridentError(`cannot instantiate ${name}.wasm: ${(err as Error).message ?? String(err)}`, ErrorCode.Internal, {
       cause: err,
@@ -84,27 +108,52 @@ async function wasmDir(): Promise<URL> {
   return url.href.endsWith('/') ? url : new URL(`${url.href}/`);
 }
 
-async function useThreads(dir: URL): Promise<boolean> {
-  if (env.threads === false) return false;
-  // Threads need shared memory, which browsers give only to cross-origin
-  // isolated pages (COOP/COEP); the build targets browsers, not Node.
-  const isolated =
-    (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+async function useThreads(dir: URL, choice: ThreadsChoice): Promise<boolean> {
+  if (choice === false) return false;
+  // Threads need shared memory. Node has it; browsers give it only to
+  // cross-origin isolated pages (COOP/COEP headers).
+  const shared = typeof SharedArrayBuffer === 'function';
+  const isolated = isNode ? shared : (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true && shared;
   if (!isolated) {
-    if (env.threads === true) {
-      throw new TridentError(
-        'env.threads is true, but the threads build needs a cross-origin isolated browser page (COOP/COEP headers); this environment is not one',
-        ErrorCode.NotSupported,
-      );
+    const why = 'this page is not cross-origin isolated (serve it with the COOP/COEP headers to get SharedArrayBuffer)';
+    if (choice === true) {
+      throw new TridentError(`threads were required, but ${why}`, ErrorCode.NotSupported);
     }
+    notice(`Trident: using the single-threaded build: ${why}.`);
     return false;
   }
   const url = new URL('trident-threads.wasm', dir);
   const present = await exists(url);
-  if (!present && env.threads === true) {
-    throw new TridentError(`env.threads is true but ${url.href} does not exist`, ErrorCode.NotFound);
+  if (!present) {
+    if (choice === true) throw new TridentError(`threads were required but ${url.href} does not exist`, ErrorCode.NotFound);
+    notice(`Trident: using the single-threaded build: ${url.href} was not found.`);
   }
   return present;
+}
+
+const noticed = new Set<string>();
+
+/** One console line per reason and process (or page). */
+function notice(text: string): void {
+  if (noticed.has(text)) return;
+  noticed.add(text);
+  console.info(text);
+}
+
+/** env.numThreads, or the machine's logical cores. */
+async function poolSize(): Promise<number> {
+  const asked = env.numThreads;
+  if (asked !== 0) {
+    if (!Number.isSafeInteger(asked) || asked < 1) {
+      throw new TridentError(`env.numThreads must be a positive integer or 0, got ${String(asked)}`, ErrorCode.InvalidArgument);
+    }
+    return asked;
+  }
+  // Node 20 has no navigator.
+  const cores = isNode
+    ? (await import('node:os')).availableParallelism()
+    : (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency;
+  return typeof cores === 'number' && cores > 0 ? cores : 1;
 }
 
 async function exists(url: URL): Promise<boolean> {

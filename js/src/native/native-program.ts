@@ -68,6 +68,10 @@ export class NativeHandle {
     this.check(this.live().setInputScalar(method, index, kind, value), `run('${method}')`);
   }
 
+  setThreads(threads: number): void {
+    this.live().setThreads(threads);
+  }
+
   execute(method: string, profile = false): void {
     this.module.setSimdEnabled(env.simd);
     this.check(this.live().execute(method, profile), `run('${method}')`);

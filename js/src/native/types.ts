@@ -9,6 +9,8 @@ export interface NativeProgram {
   describe(): string;
   prepareInput(method: string, index: number, shape: number[]): number;
   setInputScalar(method: string, index: number, kind: string, value: string): number;
+  /** Threads this model's runs may use; 0: all the pool has. */
+  setThreads(threads: number): void;
   execute(method: string, profile: boolean): number;
   profile(method: string): string;
   outputCount(method: string): number;
@@ -38,6 +40,11 @@ export interface TridentModule {
   fileFormats(): string;
   /** How many leading bytes detectFormat reads. */
   sniffBytes(): number;
+  /**
+   * Starts the kernels' thread pool (the caller included; the first call
+   * decides its size) and returns its size: 1 in the single-threaded build.
+   */
+  startThreadPool(threads: number): number;
   /** Routes operator `name` to the JS kernel call-back; returns an Error code. */
   registerJsKernel(name: string): number;
   /** MLIR text to BEF: {bytes} or {error, message, line, column}. */
@@ -54,6 +61,8 @@ export interface ModuleFactoryOptions {
   mainScriptUrlOrBlob?: string;
   print?: (text: string) => void;
   printErr?: (text: string) => void;
+  /** Threads build: pthread workers to start before the module resolves. */
+  tridentWorkers?: number;
 }
 
 export type ModuleFactory = (options: ModuleFactoryOptions) => Promise<TridentModule>;

@@ -8,8 +8,10 @@
 #include <cstring>
 
 #include "cpp/delegates/xnnpack/ops/conv_common.h"
+#include "cpp/delegates/xnnpack/ops/parallel_gemm.h"
 #include "cpp/kernels/simd/f32_dwconv_minmax.h"
 #include "cpp/kernels/simd/f32_gemm_minmax.h"
+#include "cpp/runtime/platform/parallel.h"
 
 namespace tri::xnnpack {
 namespace {
@@ -104,7 +106,27 @@ size_t scratch_bytes(const Node& node, const Value* values) {
   const size_t zeros = (s.in_channels + 4) * 4;
   const size_t width = static_cast<size_t>(out(node, values).dim(2));
   const size_t pointers = uses_dwconv_kernel(node) ? width * s.ks : s.ks * kIgemmRows;
-  return zeros + pointers * sizeof(void*) + 64;
+  // One pointer block per parallel piece (parallel_gemm.h).
+  return zeros + parallel_scratch_slots() * (pointers * sizeof(void*) + 64) + 64;
+}
+
+// Up to `want` blocks of `count` pointers from scratch, fewer if it runs
+// short (at least one, or 0 when not even that fits).
+size_t allocate_pointer_slots(MemoryAllocator& scratch, size_t count, size_t want,
+                              const void*** slots) {
+  size_t got = 0;
+  for (; got < want; ++got) {
+    slots[got] = scratch.allocate_array<const void*>(count);
+    if (slots[got] == nullptr) break;
+  }
+  return got;
+}
+
+constexpr size_t kMaxSlots = 64;
+
+size_t wanted_slots() {
+  const size_t slots = static_cast<size_t>(parallel_threads()) * 4;
+  return slots > kMaxSlots ? kMaxSlots : slots;
 }
 
 Error run_gemm_conv(const Node& node, Value* values, RunContext& ctx) {
@@ -120,38 +142,51 @@ Error run_gemm_conv(const Node& node, Value* values, RunContext& ctx) {
   // gemm's left matrix.
   if (conv_is_pointwise(node) && s.groups == 1) {
     const size_t rows = x.numel() / cin;
-    f32_gemm_minmax(rows, cout, cin, input, cin, packed, output, cout, node.out_min, node.out_max);
+    parallel_f32_gemm_minmax(rows, cout, cin, input, cin, packed, output, cout, node.out_min,
+                             node.out_max);
     return Error::Ok;
   }
   float* zero = ctx.scratch->allocate_array<float>(s.group_in);
-  const void** ptrs = ctx.scratch->allocate_array<const void*>(s.ks * kIgemmRows);
-  TRI_CHECK(zero != nullptr && ptrs != nullptr, Error::MemoryAllocationFailed,
+  const void** slots[kMaxSlots];
+  const size_t n_slots =
+      zero == nullptr ? 0 : allocate_pointer_slots(*ctx.scratch, s.ks * kIgemmRows, wanted_slots(), slots);
+  TRI_CHECK(n_slots > 0, Error::MemoryAllocationFailed,
             "no scratch for the convolution's window pointers");
   memset(zero, 0, s.group_in * sizeof(float));
-  const int32_t n_images = x.dim(0);
+  const size_t n_images = static_cast<size_t>(x.dim(0));
   const size_t pixels = static_cast<size_t>(y.dim(1)) * static_cast<size_t>(y.dim(2));
+  const size_t blocks_per_image = (pixels + kIgemmRows - 1) / kIgemmRows;
   const size_t gfloats = group_floats(node);
-  WindowWalker walk(node, x, y);
-  for (int32_t n = 0; n < n_images; ++n) {
-    const float* image = input + static_cast<size_t>(n) * x.dim(1) * x.dim(2) * cin;
-    float* out_image = output + static_cast<size_t>(n) * pixels * cout;
-    for (size_t p0 = 0; p0 < pixels; p0 += kIgemmRows) {
-      const size_t rows = pixels - p0 < kIgemmRows ? pixels - p0 : kIgemmRows;
-      for (size_t g = 0; g < s.groups; ++g) {
-        // The igemm's indirect rows in pairs: ks taps x 2 rows per pair.
-        for (size_t q = 0; q * kF32GemmMr < rows; ++q) {
-          const size_t first = q * kF32GemmMr;
-          const size_t mr = rows - first < kF32GemmMr ? rows - first : kF32GemmMr;
-          walk.fill(image, g * s.group_in, zero, p0 + first, mr, kF32GemmMr,
-                    ptrs + q * s.ks * kF32GemmMr);
+  const WindowWalker walk(node, x, y);
+  // Work units: blocks of kIgemmRows output pixels of one image, all groups;
+  // each slot (its own pointer block) runs a contiguous range of them.
+  const size_t units = n_images * blocks_per_image;
+  const size_t pieces = units < n_slots ? units : n_slots;
+  parallel_for(pieces, 1, [&](size_t first_piece, size_t end_piece) {
+    for (size_t piece = first_piece; piece < end_piece; ++piece) {
+      const void** ptrs = slots[piece];
+      for (size_t u = units * piece / pieces; u < units * (piece + 1) / pieces; ++u) {
+        const size_t n = u / blocks_per_image;
+        const size_t p0 = (u % blocks_per_image) * kIgemmRows;
+        const float* image = input + n * x.dim(1) * x.dim(2) * cin;
+        float* out_image = output + n * pixels * cout;
+        const size_t rows = pixels - p0 < kIgemmRows ? pixels - p0 : kIgemmRows;
+        for (size_t g = 0; g < s.groups; ++g) {
+          // The igemm's indirect rows in pairs: ks taps x 2 rows per pair.
+          for (size_t q = 0; q * kF32GemmMr < rows; ++q) {
+            const size_t first = q * kF32GemmMr;
+            const size_t mr = rows - first < kF32GemmMr ? rows - first : kF32GemmMr;
+            walk.fill(image, g * s.group_in, zero, p0 + first, mr, kF32GemmMr,
+                      ptrs + q * s.ks * kF32GemmMr);
+          }
+          f32_igemm_minmax(rows, s.group_out, s.group_in, s.ks,
+                           reinterpret_cast<const float* const*>(ptrs), packed + g * gfloats,
+                           out_image + p0 * cout + g * s.group_out, cout, node.out_min,
+                           node.out_max);
         }
-        f32_igemm_minmax(rows, s.group_out, s.group_in, s.ks,
-                         reinterpret_cast<const float* const*>(ptrs), packed + g * gfloats,
-                         out_image + p0 * cout + g * s.group_out, cout, node.out_min,
-                         node.out_max);
       }
     }
-  }
+  });
   return Error::Ok;
 }
 
@@ -162,23 +197,36 @@ Error run_dwconv(const Node& node, Value* values, RunContext& ctx) {
   const size_t c = s.in_channels;
   const size_t width = static_cast<size_t>(y.dim(2));
   float* zero = ctx.scratch->allocate_array<float>(c);
-  const void** ptrs = ctx.scratch->allocate_array<const void*>(width * s.ks);
-  TRI_CHECK(zero != nullptr && ptrs != nullptr, Error::MemoryAllocationFailed,
+  const void** slots[kMaxSlots];
+  const size_t n_slots =
+      zero == nullptr ? 0 : allocate_pointer_slots(*ctx.scratch, width * s.ks, wanted_slots(), slots);
+  TRI_CHECK(n_slots > 0, Error::MemoryAllocationFailed,
             "no scratch for the convolution's window pointers");
   memset(zero, 0, c * sizeof(float));
   const float* input = x.data_as<const float>();
   float* output = y.data_as<float>();
-  WindowWalker walk(node, x, y);
-  for (int32_t n = 0; n < x.dim(0); ++n) {
-    const float* image = input + static_cast<size_t>(n) * x.dim(1) * x.dim(2) * c;
-    for (int32_t oh = 0; oh < y.dim(1); ++oh) {
-      walk.fill_row(image, zero, oh, ptrs);
-      float* row = output + ((static_cast<size_t>(n) * y.dim(1) + oh) * width) * c;
-      f32_dwconv_minmax(c, width, s.ks, reinterpret_cast<const float* const*>(ptrs),
-                        static_cast<const float*>(node.packed), row, c,
-                        node.out_min, node.out_max);
+  const WindowWalker walk(node, x, y);
+  // Work units: output rows; each slot runs a contiguous range of them.
+  const size_t out_h = static_cast<size_t>(y.dim(1));
+  const size_t units = static_cast<size_t>(x.dim(0)) * out_h;
+  // Rows of small images are too little work to hand to another thread.
+  size_t pieces = units < n_slots ? units : n_slots;
+  if (units * width * c * s.ks < (size_t{1} << 14)) pieces = pieces > 0 ? 1 : 0;
+  parallel_for(pieces, 1, [&](size_t first_piece, size_t end_piece) {
+    for (size_t piece = first_piece; piece < end_piece; ++piece) {
+      const void** ptrs = slots[piece];
+      for (size_t u = units * piece / pieces; u < units * (piece + 1) / pieces; ++u) {
+        const size_t n = u / out_h;
+        const int32_t oh = static_cast<int32_t>(u % out_h);
+        const float* image = input + n * x.dim(1) * x.dim(2) * c;
+        walk.fill_row(image, zero, oh, ptrs);
+        float* row = output + u * width * c;
+        f32_dwconv_minmax(c, width, s.ks, reinterpret_cast<const float* const*>(ptrs),
+                          static_cast<const float*>(node.packed), row, c, node.out_min,
+                          node.out_max);
+      }
     }
-  }
+  });
   return Error::Ok;
 }
 

@@ -9,6 +9,7 @@
 #include "cpp/delegates/xnnpack/ops/quant_params.h"
 #include "cpp/kernels/simd/f32_vbinary_minmax.h"
 #include "cpp/kernels/simd/qs8_dot.h"
+#include "cpp/runtime/platform/parallel.h"
 
 namespace tri::xnnpack {
 namespace {
@@ -75,12 +76,26 @@ Error run(const Node& node, Value* values, RunContext&) {
     const float* pa = a.data_as<const float>();
     const float* pb = b.data_as<const float>();
     float* py = y.data_as<float>();
-    for (size_t r = 0; r < rows.rows(); ++r) {
+    // Pieces of whole rows, or of one long row, of at least kMinPiece.
+    constexpr size_t kMinPiece = size_t{1} << 14;
+    if (rows.rows() == 1) {
+      const size_t sa = rows.a_step(), sb = rows.b_step();
       size_t oa, ob;
-      rows.offsets(r, &oa, &ob);
-      f32_vbinary_minmax(op, n, pa + oa, rows.a_step(), pb + ob, rows.b_step(), py + r * n, lo,
-                         hi);
+      rows.offsets(0, &oa, &ob);
+      parallel_for(n, kMinPiece, [&](size_t i0, size_t i1) {
+        f32_vbinary_minmax(op, i1 - i0, pa + oa + i0 * sa, sa, pb + ob + i0 * sb, sb, py + i0, lo,
+                           hi);
+      });
+      return Error::Ok;
     }
+    parallel_for(rows.rows(), kMinPiece / (n + 1) + 1, [&](size_t r0, size_t r1) {
+      for (size_t r = r0; r < r1; ++r) {
+        size_t oa, ob;
+        rows.offsets(r, &oa, &ob);
+        f32_vbinary_minmax(op, n, pa + oa, rows.a_step(), pb + ob, rows.b_step(), py + r * n, lo,
+                           hi);
+      }
+    });
     return Error::Ok;
   }
   int32_t qmin, qmax;

@@ -6,6 +6,7 @@
 #include <cinttypes>
 
 #include "cpp/delegates/xnnpack/ops/gemm_common.h"
+#include "cpp/delegates/xnnpack/ops/parallel_gemm.h"
 #include "cpp/kernels/simd/f32_gemm_minmax.h"
 #include "cpp/kernels/util/matmul.h"
 
@@ -99,7 +100,8 @@ Error run_fc(const Node& node, Value* values, RunContext& ctx) {
   const size_t rows = s.in == 0 ? 0 : x.numel() / s.in;
   const float* a = x.data_as<const float>();
   float* c = out(node, values).data_as<float>();
-  f32_gemm_minmax(rows, s.out, s.in, a, s.in, packed, c, s.out, node.out_min, node.out_max);
+  parallel_f32_gemm_minmax(rows, s.out, s.in, a, s.in, packed, c, s.out, node.out_min,
+                           node.out_max);
   return Error::Ok;
 }
 

@@ -10,6 +10,7 @@
 #include "cpp/delegates/xnnpack/ops/quant_params.h"
 #include "cpp/kernels/simd/qs8_dot.h"
 #include "cpp/kernels/util/gemm_f4.h"
+#include "cpp/runtime/platform/parallel.h"
 
 namespace tri::xnnpack {
 namespace {
@@ -128,12 +129,28 @@ Error run_window_pool(const Node& node, Value* values, RunContext& ctx) {
   TRI_CHECK(taps != nullptr && sums != nullptr, Error::MemoryAllocationFailed,
             "no scratch for the pooling window");
   const bool is_max = node.type == NodeType::MaxPooling2d;
-  WindowWalker walk(w, x, y);
+  const WindowWalker walk(w, x, y);
   const size_t pixels = static_cast<size_t>(y.dim(1)) * y.dim(2);
   const size_t elem = element_size(x.tensor.scalar_type());
   const size_t in_image = static_cast<size_t>(x.dim(1)) * x.dim(2) * c * elem;
   int32_t qmin = 0, qmax = 0;
   if (x.dtype != DType::F32) quantized_output_range(node, y, &qmin, &qmax);
+  // Float windows of usual sizes: pixels spread over the thread pool, each
+  // piece with its tap pointers on its own stack.
+  constexpr size_t kStackTaps = 64;
+  if (x.dtype == DType::F32 && ks <= kStackTaps) {
+    const size_t total = static_cast<size_t>(x.dim(0)) * pixels;
+    parallel_for(total, (size_t{1} << 12) / (c * ks + 1) + 1, [&](size_t p0, size_t p1) {
+      const void* local[kStackTaps];
+      for (size_t p = p0; p < p1; ++p) {
+        const uint8_t* image = static_cast<const uint8_t*>(x.data()) + (p / pixels) * in_image;
+        walk.fill(image, 0, nullptr, p % pixels, 1, 1, local);
+        f32_pool_pixel(is_max, c, reinterpret_cast<const float* const*>(local), ks,
+                       y.data_as<float>() + p * c, node.out_min, node.out_max);
+      }
+    });
+    return Error::Ok;
+  }
   for (int32_t n = 0; n < x.dim(0); ++n) {
     const uint8_t* image = static_cast<const uint8_t*>(x.data()) + static_cast<size_t>(n) * in_image;
     for (size_t px = 0; px < pixels; ++px) {

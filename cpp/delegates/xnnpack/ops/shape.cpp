@@ -8,6 +8,7 @@
 
 #include "cpp/delegates/xnnpack/ops/quant_params.h"
 #include "cpp/kernels/simd/qs8_dot.h"
+#include "cpp/runtime/platform/parallel.h"
 
 namespace tri::xnnpack {
 namespace {
@@ -105,26 +106,35 @@ Error run_transpose(const Node& node, Value* values, RunContext&) {
   const int64_t inner = y.dim(rank - 1);
   const int64_t step = xs[d.a[rank - 1]];
   const size_t rows = inner == 0 ? 0 : y.numel() / static_cast<size_t>(inner);
-  int64_t index[kMaxDims] = {};
   const uint8_t* src = static_cast<const uint8_t*>(x.data());
   uint8_t* dst = static_cast<uint8_t*>(y.data());
-  for (size_t r = 0; r < rows; ++r) {
-    int64_t base = 0;
-    for (int32_t k = 0; k + 1 < rank; ++k) base += index[k] * xs[d.a[k]];
-    if (e == 4) {
-      const float* s = reinterpret_cast<const float*>(src) + base;
-      float* o = reinterpret_cast<float*>(dst) + r * inner;
-      for (int64_t i = 0; i < inner; ++i) o[i] = s[i * step];
-    } else {
-      for (int64_t i = 0; i < inner; ++i) {
-        memcpy(dst + (r * inner + i) * e, src + (base + i * step) * e, e);
+  const size_t min_rows = static_cast<size_t>((int64_t{1} << 14) / (inner + 1) + 1);
+  parallel_for(rows, min_rows, [&](size_t r0, size_t r1) {
+    // The output index of row r0, outer dims; then counted up row by row.
+    int64_t index[kMaxDims] = {};
+    size_t rest = r0;
+    for (int32_t k = rank - 2; k >= 0; --k) {
+      index[k] = static_cast<int64_t>(rest % static_cast<size_t>(y.dim(k)));
+      rest /= static_cast<size_t>(y.dim(k));
+    }
+    for (size_t r = r0; r < r1; ++r) {
+      int64_t base = 0;
+      for (int32_t k = 0; k + 1 < rank; ++k) base += index[k] * xs[d.a[k]];
+      if (e == 4) {
+        const float* s = reinterpret_cast<const float*>(src) + base;
+        float* o = reinterpret_cast<float*>(dst) + r * inner;
+        for (int64_t i = 0; i < inner; ++i) o[i] = s[i * step];
+      } else {
+        for (int64_t i = 0; i < inner; ++i) {
+          memcpy(dst + (r * inner + i) * e, src + (base + i * step) * e, e);
+        }
+      }
+      for (int32_t k = rank - 2; k >= 0; --k) {
+        if (++index[k] < y.dim(k)) break;
+        index[k] = 0;
       }
     }
-    for (int32_t k = rank - 2; k >= 0; --k) {
-      if (++index[k] < y.dim(k)) break;
-      index[k] = 0;
-    }
-  }
+  });
   return Error::Ok;
 }
 

@@ -1,0 +1,41 @@
+// The threads target: the same model on the threads build with 2 threads
+// against 1, interleaved in one process like the ORT comparison (so a noisy
+// neighbour slows both alike). Both sessions use the threads build, so the
+// ratio is the pool's doing, not a difference between builds.
+
+import { readFileSync } from 'node:fs';
+import { summarize } from './stats.mjs';
+
+export async function measureThreadScaling(trident, cases, { threads, runs, warmup, warmupMs, readInput, log }) {
+  const results = [];
+  for (const c of cases.filter((k) => k.scaling)) {
+    const input = readInput(c.files.input);
+    for (const p of c.paths) {
+      const bytes = new Uint8Array(readFileSync(c.files[p]));
+      const one = await trident.open(bytes, { threads: true, numThreads: 1 });
+      const many = await trident.open(bytes, { threads: true, numThreads: threads });
+      const sessions = [one, many];
+      const times = [[], []];
+      const warmStart = performance.now();
+      for (let i = 0; i < warmup || performance.now() - warmStart < warmupMs; i++) {
+        for (const s of sessions) await s.run(input);
+      }
+      for (let i = 0; i < runs; i++) {
+        for (let j = 0; j < 2; j++) {
+          const k = (i + j) % 2;
+          const start = performance.now();
+          await sessions[k].run(input);
+          times[k].push(performance.now() - start);
+        }
+      }
+      one.close();
+      many.close();
+      const a = summarize(times[0]);
+      const b = summarize(times[1]);
+      const entry = { model: c.name, kind: c.kind, path: p, threads, one_thread_ms: a.median_ms, threads_ms: b.median_ms, speedup: a.median_ms / b.median_ms };
+      log(`${c.name} ${p}: 1 thread ${a.median_ms.toFixed(2)} ms, ${threads} threads ${b.median_ms.toFixed(2)} ms (×${entry.speedup.toFixed(2)})`);
+      results.push(entry);
+    }
+  }
+  return results;
+}

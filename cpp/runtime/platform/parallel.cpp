@@ -1,0 +1,73 @@
+#include "cpp/runtime/platform/parallel.h"
+
+#include <atomic>
+
+namespace tri {
+namespace {
+
+const ParallelRunner* g_runner = nullptr;
+uint32_t g_limit = 0;
+// Set on a thread while it runs chunks, so nested calls stay on it.
+thread_local bool t_inside = false;
+
+// More chunks than threads, so a thread the OS descheduled holds back only a
+// small part of the range.
+constexpr size_t kChunksPerThread = 4;
+
+struct Job {
+  ParallelTask task;
+  void* context;
+  size_t n;
+  size_t chunk;
+  std::atomic<size_t> next{0};
+};
+
+void run_chunks(void* context, uint32_t /*thread*/) {
+  Job& job = *static_cast<Job*>(context);
+  const bool was_inside = t_inside;
+  t_inside = true;
+  for (;;) {
+    const size_t begin = job.next.fetch_add(job.chunk, std::memory_order_relaxed);
+    if (begin >= job.n) break;
+    const size_t end = job.n - begin < job.chunk ? job.n : begin + job.chunk;
+    job.task(job.context, begin, end);
+  }
+  t_inside = was_inside;
+}
+
+}  // namespace
+
+void set_parallel_runner(const ParallelRunner* runner) { g_runner = runner; }
+
+void set_parallel_thread_limit(uint32_t limit) { g_limit = limit; }
+
+uint32_t parallel_max_threads() {
+  if (g_runner == nullptr || g_runner->run == nullptr) return 1;
+  return g_runner->max_threads == 0 ? 1 : g_runner->max_threads;
+}
+
+uint32_t parallel_threads() {
+  const uint32_t max = parallel_max_threads();
+  return g_limit == 0 || g_limit > max ? max : g_limit;
+}
+
+void parallel_for(size_t n, size_t min_chunk, ParallelTask task, void* context) {
+  if (n == 0) return;
+  if (min_chunk == 0) min_chunk = 1;
+  const uint32_t threads = t_inside ? 1 : parallel_threads();
+  size_t pieces = (n + min_chunk - 1) / min_chunk;
+  if (threads <= 1 || pieces <= 1) {
+    task(context, 0, n);
+    return;
+  }
+  const size_t most = static_cast<size_t>(threads) * kChunksPerThread;
+  if (pieces > most) pieces = most;
+  size_t chunk = (n + pieces - 1) / pieces;
+  if (chunk < min_chunk) chunk = min_chunk;
+  pieces = (n + chunk - 1) / chunk;
+  Job job{task, context, n, chunk};
+  const uint32_t used = pieces < threads ? static_cast<uint32_t>(pieces) : threads;
+  g_runner->run(g_runner->self, used, run_chunks, &job);
+}
+
+}  // namespace tri

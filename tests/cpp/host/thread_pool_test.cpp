@@ -1,0 +1,143 @@
+// The thread pool and parallel_for: every index is covered exactly once, in
+// chunks no smaller than asked, nested calls stay on their thread, and the
+// per-run thread limit holds.
+#include "cpp/host/thread_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "cpp/runtime/platform/parallel.h"
+
+namespace tri::host {
+namespace {
+
+// Installs a pool for one test and removes it afterwards.
+class PoolScope {
+ public:
+  explicit PoolScope(uint32_t threads) : pool_(threads) { set_parallel_runner(&pool_.runner()); }
+  ~PoolScope() {
+    set_parallel_runner(nullptr);
+    set_parallel_thread_limit(0);
+  }
+  ThreadPool& pool() { return pool_; }
+
+ private:
+  ThreadPool pool_;
+};
+
+TEST(ThreadPool, RunsTheBodyOnceOnEachThread) {
+  ThreadPool pool(4);
+  ASSERT_EQ(pool.max_threads(), 4u);
+  for (uint32_t threads : {1u, 2u, 4u, 9u}) {
+    std::vector<std::atomic<int>> calls(4);
+    std::mutex mutex;
+    std::set<std::thread::id> ids;
+    struct Context {
+      std::vector<std::atomic<int>>* calls;
+      std::mutex* mutex;
+      std::set<std::thread::id>* ids;
+    } context{&calls, &mutex, &ids};
+    pool.run(threads, [](void* c, uint32_t t) {
+      auto* ctx = static_cast<Context*>(c);
+      (*ctx->calls)[t].fetch_add(1);
+      std::lock_guard<std::mutex> lock(*ctx->mutex);
+      ctx->ids->insert(std::this_thread::get_id());
+    }, &context);
+    const uint32_t used = threads > 4 ? 4 : threads;
+    for (uint32_t t = 0; t < 4; ++t) EXPECT_EQ(calls[t].load(), t < used ? 1 : 0) << threads;
+    EXPECT_EQ(ids.size(), used) << threads;
+  }
+}
+
+TEST(ThreadPool, ManyJobsInARow) {
+  // Jobs follow each other faster than workers fall asleep, and slower.
+  ThreadPool pool(3);
+  std::atomic<int64_t> total{0};
+  for (int job = 0; job < 2000; ++job) {
+    pool.run(3, [](void* c, uint32_t t) { static_cast<std::atomic<int64_t>*>(c)->fetch_add(t + 1); },
+             &total);
+    if (job % 500 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(total.load(), 2000 * 6);
+}
+
+TEST(ParallelFor, CoversTheRangeOnceInChunksOfAtLeastMinChunk) {
+  PoolScope scope(3);
+  EXPECT_EQ(parallel_threads(), 3u);
+  for (size_t n : {0u, 1u, 5u, 12u, 13u, 1000u, 4097u}) {
+    for (size_t min_chunk : {0u, 1u, 4u, 100u}) {
+      std::vector<std::atomic<int>> hits(n);
+      std::atomic<int> short_chunks{0};
+      parallel_for(n, min_chunk, [&](size_t begin, size_t end) {
+        ASSERT_LT(begin, end);
+        ASSERT_LE(end, n);
+        if (end - begin < min_chunk && end != n) short_chunks.fetch_add(1);
+        for (size_t i = begin; i < end; ++i) hits[i].fetch_add(1);
+      });
+      for (size_t i = 0; i < n; ++i) ASSERT_EQ(hits[i].load(), 1) << n << " " << min_chunk << " " << i;
+      EXPECT_EQ(short_chunks.load(), 0) << n << " " << min_chunk;
+    }
+  }
+}
+
+TEST(ParallelFor, SpreadsOverThreadsAndNestedCallsStayOnTheirThread) {
+  PoolScope scope(2);
+  std::mutex mutex;
+  std::set<std::thread::id> outer_ids;
+  std::atomic<int> nested_elsewhere{0};
+  std::atomic<int64_t> sum{0};
+  // Enough chunks, each slow enough, that both threads take some.
+  parallel_for(64, 1, [&](size_t begin, size_t end) {
+    const std::thread::id me = std::this_thread::get_id();
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      outer_ids.insert(me);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    parallel_for(100, 1, [&](size_t b, size_t e) {
+      if (std::this_thread::get_id() != me) nested_elsewhere.fetch_add(1);
+      for (size_t i = b; i < e; ++i) sum.fetch_add(static_cast<int64_t>(i));
+    });
+    (void)begin;
+    (void)end;
+  });
+  EXPECT_EQ(outer_ids.size(), 2u);
+  EXPECT_EQ(nested_elsewhere.load(), 0);
+}
+
+TEST(ParallelFor, ThreadLimitOfOneKeepsEverythingOnTheCaller) {
+  PoolScope scope(3);
+  set_parallel_thread_limit(1);
+  EXPECT_EQ(parallel_threads(), 1u);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::atomic<int> elsewhere{0};
+  parallel_for(1000, 1, [&](size_t, size_t) {
+    if (std::this_thread::get_id() != caller) elsewhere.fetch_add(1);
+  });
+  EXPECT_EQ(elsewhere.load(), 0);
+  set_parallel_thread_limit(2);
+  EXPECT_EQ(parallel_threads(), 2u);
+  set_parallel_thread_limit(8);
+  EXPECT_EQ(parallel_threads(), 3u);
+  EXPECT_EQ(parallel_max_threads(), 3u);
+}
+
+TEST(ParallelFor, WithoutARunnerRunsTheWholeRangeInline) {
+  set_parallel_runner(nullptr);
+  EXPECT_EQ(parallel_threads(), 1u);
+  int calls = 0;
+  parallel_for(100, 1, [&](size_t begin, size_t end) {
+    ++calls;
+    EXPECT_EQ(begin, 0u);
+    EXPECT_EQ(end, 100u);
+  });
+  EXPECT_EQ(calls, 1);
+}
+
+}  // namespace
+}  // namespace tri::host

@@ -1,0 +1,162 @@
+// Kernels that split their work over the thread pool give the same bits as
+// on one thread: each output element is computed by one thread, in the same
+// order as serially.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "cpp/host/thread_pool.h"
+#include "cpp/kernels/util/gemm.h"
+#include "cpp/kernels/util/gemm_f32.h"
+#include "cpp/runtime/platform/parallel.h"
+#include "tests/cpp/kernels/kernel_test.h"
+
+namespace tri::testing {
+namespace {
+
+using ST = ScalarType;
+
+std::vector<double> random_values(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  std::vector<double> v(n);
+  for (double& x : v) x = static_cast<float>(dist(rng));
+  return v;
+}
+
+class ParallelKernels : public KernelTest {
+ protected:
+  // Runs `op` serially, then on a 3-thread pool; returns both outputs.
+  template <typename Op>
+  void expect_same_bits(const Op& op) {
+    set_parallel_runner(nullptr);
+    const std::vector<double> serial = op();
+    host::ThreadPool pool(3);
+    set_parallel_runner(&pool.runner());
+    const std::vector<double> parallel = op();
+    set_parallel_runner(nullptr);
+    ASSERT_EQ(serial.size(), parallel.size());
+    for (size_t i = 0; i < serial.size(); ++i) ASSERT_EQ(serial[i], parallel[i]) << "element " << i;
+  }
+
+  std::vector<double> conv(std::vector<SizesType> x_size, std::vector<SizesType> w_size, int64_t stride,
+                           int64_t pad, int64_t groups) {
+    const size_t xn = numel(x_size), wn = numel(w_size);
+    Tensor* x = tf.make(ST::Float, x_size, random_values(xn, 1));
+    Tensor* w = tf.make(ST::Float, w_size, random_values(wn, 2));
+    Tensor* bias = tf.make(ST::Float, {w_size[0]}, random_values(static_cast<size_t>(w_size[0]), 3));
+    const SizesType oh = (x_size[2] + 2 * pad - w_size[2]) / stride + 1;
+    const SizesType ow = (x_size[3] + 2 * pad - w_size[3]) / stride + 1;
+    Tensor* out = tf.zeros(ST::Float, {x_size[0], w_size[0], oh, ow});
+    EXPECT_EQ(call_out("aten::convolution.out",
+                       {t(x), t(w), t(bias), il({stride, stride}), il({pad, pad}), il({1, 1}), b(false),
+                        il({0, 0}), i(groups)},
+                       out),
+              Error::Ok)
+        << last_error_message();
+    return TensorFactory::values(*out);
+  }
+
+  static size_t numel(const std::vector<SizesType>& sizes) {
+    size_t n = 1;
+    for (SizesType s : sizes) n *= static_cast<size_t>(s);
+    return n;
+  }
+};
+
+TEST_F(ParallelKernels, GemmPanelsAndRowBlocks) {
+  // Wide (many column panels) and narrow (few panels: rows split too), with
+  // a strided A.
+  for (const std::tuple<int64_t, int64_t, int64_t>& size :
+       {std::tuple<int64_t, int64_t, int64_t>{67, 150, 300}, {301, 20, 70}, {9, 49, 600}}) {
+    // Plain variables: clang 14 cannot capture structured bindings.
+    const int64_t m = std::get<0>(size), n = std::get<1>(size), k = std::get<2>(size);
+    const std::vector<double> av = random_values(static_cast<size_t>(m * k), 4);
+    const std::vector<double> bv = random_values(static_cast<size_t>(k * n), 5);
+    std::vector<float> a(av.begin(), av.end()), bm(bv.begin(), bv.end());
+    for (bool transposed_a : {false, true}) {
+      expect_same_bits([&] {
+        std::vector<float> c(static_cast<size_t>(m * n), 42.f);
+        const MatView<float> av_view = transposed_a ? MatView<float>{a.data(), 1, m} : MatView<float>{a.data(), k, 1};
+        gemm_f32_packed(m, n, k, av_view, {bm.data(), n, 1}, c.data(), n);
+        return std::vector<double>(c.begin(), c.end());
+      });
+    }
+    // And against the reference, so the split covers every element.
+    std::vector<float> c(static_cast<size_t>(m * n)), ref(static_cast<size_t>(m * n));
+    host::ThreadPool pool(3);
+    set_parallel_runner(&pool.runner());
+    gemm_f32_packed(m, n, k, {a.data(), k, 1}, {bm.data(), n, 1}, c.data(), n);
+    set_parallel_runner(nullptr);
+    gemm_reference<float>(m, n, k, {a.data(), k, 1}, {bm.data(), n, 1}, ref.data(), n);
+    for (size_t i = 0; i < c.size(); ++i) ASSERT_NEAR(c[i], ref[i], 1e-4 * (1 + std::abs(ref[i])));
+  }
+}
+
+TEST_F(ParallelKernels, Convolution3x3Im2col) {
+  expect_same_bits([&] { return conv({2, 24, 15, 13}, {16, 24, 3, 3}, 1, 1, 1); });
+  expect_same_bits([&] { return conv({1, 8, 30, 30}, {32, 8, 3, 3}, 2, 1, 1); });
+}
+
+TEST_F(ParallelKernels, ConvolutionPointwise) {
+  expect_same_bits([&] { return conv({1, 64, 14, 14}, {96, 64, 1, 1}, 1, 0, 1); });
+}
+
+TEST_F(ParallelKernels, DepthwiseConvolution) {
+  expect_same_bits([&] { return conv({2, 32, 28, 28}, {32, 1, 3, 3}, 1, 1, 32); });
+  expect_same_bits([&] { return conv({1, 48, 29, 29}, {48, 1, 3, 3}, 2, 1, 48); });
+}
+
+TEST_F(ParallelKernels, MaxPoolWithIndices) {
+  expect_same_bits([&] {
+    Tensor* x = tf.make(ST::Float, {2, 16, 40, 40}, random_values(2 * 16 * 40 * 40, 6));
+    Tensor* out = tf.zeros(ST::Float, {2, 16, 20, 20});
+    Tensor* idx = tf.zeros(ST::Long, {2, 16, 20, 20});
+    EXPECT_EQ(call("aten::max_pool2d_with_indices.out",
+                   {t(x), il({3, 3}), il({2, 2}), il({1, 1}), il({1, 1}), b(false), t(out), t(idx),
+                    tf.tensor_list({out, idx})}),
+              Error::Ok)
+        << last_error_message();
+    std::vector<double> both = TensorFactory::values(*out);
+    const std::vector<double> indices = TensorFactory::values(*idx);
+    both.insert(both.end(), indices.begin(), indices.end());
+    return both;
+  });
+}
+
+TEST_F(ParallelKernels, ElementwiseWithBroadcastAndStrides) {
+  // Rows shorter than a chunk, a broadcast operand, and a channels-last out.
+  expect_same_bits([&] {
+    Tensor* a = tf.make(ST::Float, {3, 64, 30, 17}, random_values(3 * 64 * 30 * 17, 7));
+    Tensor* b = tf.make(ST::Float, {64, 1, 17}, random_values(64 * 17, 8));
+    Tensor* out = tf.zeros(ST::Float, {3, 64, 30, 17}, {0, 2, 3, 1});
+    EXPECT_EQ(call_out("aten::add.out", {t(a), t(b), i(1)}, out), Error::Ok) << last_error_message();
+    return TensorFactory::values(*out);
+  });
+  // One long contiguous row: several chunks of it.
+  expect_same_bits([&] {
+    Tensor* a = tf.make(ST::Float, {100000}, random_values(100000, 9));
+    Tensor* out = tf.zeros(ST::Float, {100000});
+    EXPECT_EQ(call_out("aten::mul.out", {t(a), t(a)}, out), Error::Ok) << last_error_message();
+    return TensorFactory::values(*out);
+  });
+}
+
+TEST_F(ParallelKernels, SumOverInnerAndOuterDims) {
+  for (std::vector<int64_t> dims : {std::vector<int64_t>{2, 3}, {0}, {1, 3}}) {
+    expect_same_bits([&] {
+      Tensor* x = tf.make(ST::Float, {4, 48, 20, 20}, random_values(4 * 48 * 20 * 20, 10));
+      std::vector<SizesType> out_size = {4, 48, 20, 20};
+      for (int64_t d : dims) out_size[static_cast<size_t>(d)] = 1;
+      Tensor* out = tf.zeros(ST::Float, out_size);
+      EXPECT_EQ(call_out("aten::sum.IntList_out", {t(x), il(dims), b(true), none()}, out), Error::Ok)
+          << last_error_message();
+      return TensorFactory::values(*out);
+    });
+  }
+}
+
+}  // namespace
+}  // namespace tri::testing
