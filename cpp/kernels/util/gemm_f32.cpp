@@ -39,7 +39,8 @@ struct GemmTask {
   float* c;
 };
 
-void run_gemm_tile(const GemmTask& t, size_t index) {
+// One K block (rows p0..p0+kc of B) of one task.
+void run_gemm_tile(const GemmTask& t, size_t index, size_t p0) {
   const size_t j0 = (index / t.m_blocks) * kNr;
   const size_t i0 = (index % t.m_blocks) * t.rows_per_block;
   const size_t i1 = t.m - i0 < t.rows_per_block ? t.m : i0 + t.rows_per_block;
@@ -50,13 +51,13 @@ void run_gemm_tile(const GemmTask& t, size_t index) {
   const bool a_rows_contiguous = t.a.cs == 1;
   alignas(16) float a_rows[kF32GemmMr * kKc];
   const size_t lda = static_cast<size_t>(t.a.rs);
-  for (size_t p0 = 0; p0 < t.k; p0 += kKc) {
+  {
     const size_t kc = t.k - p0 < kKc ? t.k - p0 : kKc;
     pack_panel(t.b.data + p0 * t.ldb + j0, t.ldb, kc, nc, panel);
     if (a_rows_contiguous) {
       f32_gemm_panel(i1 - i0, nc, kc, t.a.data + i0 * lda + p0, lda, panel, t.c + i0 * t.ldc + j0,
                      t.ldc, p0 > 0);
-      continue;
+      return;
     }
     for (size_t i = i0; i < i1; i += kF32GemmMr) {
       const size_t rows = i1 - i < kF32GemmMr ? i1 - i : kF32GemmMr;
@@ -104,9 +105,14 @@ void gemm_f32_packed(int64_t m64, int64_t n64, int64_t k64, MatView<float> a, Ma
     task.m_blocks = (m + rows - 1) / rows;
   }
   const size_t tasks = panels * task.m_blocks;
-  parallel_for(tasks, parallel ? 1 : tasks, [&task](size_t begin, size_t end) {
-    for (size_t i = begin; i < end; ++i) run_gemm_tile(task, i);
-  });
+  // K blocks outermost, as on one thread: the A slab of one block (m x 256)
+  // stays in cache across every panel; re-reading all of A per panel made
+  // resnet18's large-K convolutions memory bound. One barrier per K block.
+  for (size_t p0 = 0; p0 < k; p0 += kKc) {
+    parallel_for(tasks, parallel ? 1 : tasks, [&task, p0](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) run_gemm_tile(task, i, p0);
+    });
+  }
 }
 
 }  // namespace tri
