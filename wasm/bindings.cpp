@@ -4,6 +4,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -13,11 +14,13 @@
 #include "cpp/host/format_registry.h"
 #include "cpp/host/host_model.h"
 #include "cpp/host/thread_pool.h"
+#include "cpp/host/value_descriptor.h"
 #include "cpp/custom/register_custom_kernels.h"
 #include "cpp/delegates/register_delegates.h"
 #include "cpp/kernels/register_kernels.h"
 #include "cpp/kernels/util/simd.h"
 #include "cpp/runtime/platform/platform.h"
+#include "wasm/heap_counter.h"
 #include "wasm/js_kernels.h"
 
 namespace tri::wasm {
@@ -54,55 +57,45 @@ class NativeProgram {
   std::string format() const { return model_.format(); }
   std::string describe() const { return model_.describe_json(); }
 
-  // Returns the data address, or 0 with lastError() set.
-  double prepareInput(const std::string& method, size_t index,
-                      const emscripten::val& shape) {
-    const std::vector<int32_t> sizes =
-        emscripten::vecFromJSArray<int32_t>(shape);
-    Result<uint8_t*> ptr = model_.prepare_input(method, index, sizes);
-    if (!ptr.ok()) {
-      record(ptr.error());
+  // The run path addresses methods by index (describe()'s order) and takes
+  // and returns plain numbers, so a run allocates nothing in the heap: no
+  // strings, no JSON, no vectors cross this boundary.
+
+  // Where JS writes an input's sizes before prepareInput (int32[16]).
+  double shapeAddress() { return static_cast<double>(reinterpret_cast<uintptr_t>(shape_)); }
+
+  // Resizes tensor input `index` to the `rank` sizes at shapeAddress() and
+  // returns where its bytes go: the data address, or 0 with lastError() set.
+  double prepareInput(size_t method, size_t index, size_t rank) {
+    if (rank > kTensorDimLimit) {
+      finish(fail(Error::InvalidArgument, "input %zu: rank %zu is over the limit of %zu", index, rank,
+                  kTensorDimLimit));
       return 0;
     }
-    record(Error::Ok);
-    return static_cast<double>(reinterpret_cast<uintptr_t>(*ptr));
+    return address_or_zero(model_.prepare_input(method, index, Span<const int32_t>(shape_, rank)));
   }
 
-  int setInputScalar(const std::string& method, size_t index,
-                     const std::string& kind, const std::string& value) {
-    EValue v;
-    if (kind == "Int") {
-      char* end = nullptr;
-      const long long parsed = std::strtoll(value.c_str(), &end, 10);
-      if (end == value.c_str() || *end != '\0') {
-        return finish(fail(Error::InvalidArgument,
-                           "input %zu: '%s' is not an integer", index, value.c_str()));
-      }
-      v = EValue::from_int(parsed);
-    } else if (kind == "Double") {
-      v = EValue::from_double(std::strtod(value.c_str(), nullptr));
-    } else if (kind == "Bool") {
-      v = EValue::from_bool(value == "true");
-    } else {
-      return finish(fail(Error::InvalidArgument, "input %zu: unknown kind '%s'",
-                         index, kind.c_str()));
-    }
-    return finish(model_.set_input_scalar(method, index, v));
+  // An Int from its two 32-bit halves, so every int64 survives.
+  int setInputInt(size_t method, size_t index, uint32_t low, int32_t high) {
+    const int64_t v = static_cast<int64_t>((static_cast<uint64_t>(static_cast<uint32_t>(high)) << 32) | low);
+    return finish(model_.set_input_scalar(method, index, EValue::from_int(v)));
+  }
+  int setInputDouble(size_t method, size_t index, double value) {
+    return finish(model_.set_input_scalar(method, index, EValue::from_double(value)));
+  }
+  int setInputBool(size_t method, size_t index, bool value) {
+    return finish(model_.set_input_scalar(method, index, EValue::from_bool(value)));
   }
 
   // Threads this model's runs may use (0: all the pool has).
   void setThreads(unsigned threads) { model_.set_threads(threads); }
 
-  int execute(const std::string& method, bool profile) {
-    return finish(model_.execute(method, profile));
-  }
+  int execute(size_t method, bool profile) { return finish(model_.execute(method, profile)); }
 
   // Per-instruction times of the last run executed with profile = true.
-  std::string profile(const std::string& method) {
-    return text_or_empty(model_.profile_json(method));
-  }
+  std::string profile(size_t method) { return text_or_empty(model_.profile_json(method)); }
 
-  int outputCount(const std::string& method) {
+  int outputCount(size_t method) {
     Result<size_t> n = model_.output_count(method);
     if (!n.ok()) {
       record(n.error());
@@ -112,15 +105,12 @@ class NativeProgram {
     return static_cast<int>(*n);
   }
 
-  std::string output(const std::string& method, size_t index) {
-    return text_or_empty(model_.output_json(method, index));
-  }
+  // The last run's outputs as outputCount() value records
+  // (cpp/host/value_descriptor.h); 0 with lastError() set.
+  double outputs(size_t method) { return address_or_zero(model_.output_descriptors(method)); }
 
-  // An input read back after a run (inputs the method mutates), in
-  // output()'s JSON form; "" on failure.
-  std::string input(const std::string& method, size_t index) {
-    return text_or_empty(model_.input_json(method, index));
-  }
+  // One input's record, read back after a run (inputs the method mutates).
+  double input(size_t method, size_t index) { return address_or_zero(model_.input_descriptor(method, index)); }
 
   int bundledTestCount() const { return static_cast<int>(model_.bundled_test_count()); }
 
@@ -138,6 +128,11 @@ class NativeProgram {
   int lastErrorCode() const { return static_cast<int>(code_); }
 
  private:
+  template <typename T>
+  double address_or_zero(Result<T*> result) {
+    record(result.ok() ? Error::Ok : result.error());
+    return result.ok() ? static_cast<double>(reinterpret_cast<uintptr_t>(*result)) : 0;
+  }
   // A JSON answer, or "" with the error recorded for lastError().
   std::string text_or_empty(Result<std::string> json) {
     record(json.ok() ? Error::Ok : json.error());
@@ -153,6 +148,7 @@ class NativeProgram {
   }
 
   host::HostModel model_;
+  int32_t shape_[kTensorDimLimit] = {};
   Error code_ = Error::Ok;
   std::string message_;
 };
@@ -180,6 +176,37 @@ std::string file_formats() {
     formats.push_back({{"id", f.id}, {"description", f.description}, {"supported", f.open != nullptr}});
   }
   return formats.dump();
+}
+
+// What js/src/native/value-descriptor.ts needs to read value records: their
+// size and field offsets (checked against its own), and the codes of kinds
+// and dtypes, so that the numbering lives in C++ only.
+std::string value_layout() {
+  nlohmann::json kinds = nlohmann::json::object();
+  for (int tag = 0; tag <= static_cast<int>(Tag::OptionalTensorList); ++tag) {
+    kinds[tag_name(static_cast<Tag>(tag))] = tag;
+  }
+  kinds["Json"] = host::kJsonValueKind;
+  nlohmann::json dtypes = nlohmann::json::object();
+  for (int32_t code = 0; code < 64; ++code) {
+    if (!is_valid_scalar_type(code)) continue;
+    dtypes[scalar_type_numpy_name(static_cast<ScalarType>(code))] = code;
+  }
+  using host::ValueDescriptor;
+  return nlohmann::json{{"size", sizeof(ValueDescriptor)},
+                        {"offsets",
+                         {{"kind", offsetof(ValueDescriptor, kind)},
+                          {"dtype", offsetof(ValueDescriptor, dtype)},
+                          {"count", offsetof(ValueDescriptor, count)},
+                          {"address", offsetof(ValueDescriptor, address)},
+                          {"nbytes", offsetof(ValueDescriptor, nbytes)},
+                          {"intValue", offsetof(ValueDescriptor, int_value)},
+                          {"doubleValue", offsetof(ValueDescriptor, double_value)},
+                          {"sizes", offsetof(ValueDescriptor, sizes)}}},
+                        {"maxRank", kTensorDimLimit},
+                        {"kinds", std::move(kinds)},
+                        {"dtypes", std::move(dtypes)}}
+      .dump();
 }
 
 unsigned sniff_bytes() { return static_cast<unsigned>(host::kSniffBytes); }
@@ -212,19 +239,24 @@ EMSCRIPTEN_BINDINGS(trident) {
   emscripten::function("fileFormats", &tri::wasm::file_formats);
   emscripten::function("sniffBytes", &tri::wasm::sniff_bytes);
   emscripten::function("startThreadPool", &tri::wasm::start_thread_pool);
+  emscripten::function("valueLayout", &tri::wasm::value_layout);
+  emscripten::function("heapAllocations", &tri::wasm::heap_allocations);
   emscripten::class_<NativeProgram>("NativeProgram")
       .constructor<>()
       .function("addDataFile", &NativeProgram::addDataFile)
       .function("load", &NativeProgram::load)
       .function("format", &NativeProgram::format)
       .function("describe", &NativeProgram::describe)
+      .function("shapeAddress", &NativeProgram::shapeAddress)
       .function("prepareInput", &NativeProgram::prepareInput)
-      .function("setInputScalar", &NativeProgram::setInputScalar)
+      .function("setInputInt", &NativeProgram::setInputInt)
+      .function("setInputDouble", &NativeProgram::setInputDouble)
+      .function("setInputBool", &NativeProgram::setInputBool)
       .function("setThreads", &NativeProgram::setThreads)
       .function("execute", &NativeProgram::execute)
       .function("profile", &NativeProgram::profile)
       .function("outputCount", &NativeProgram::outputCount)
-      .function("output", &NativeProgram::output)
+      .function("outputs", &NativeProgram::outputs)
       .function("bundledTestCount", &NativeProgram::bundledTestCount)
       .function("bundledTest", &NativeProgram::bundledTest)
       .function("sampleInputs", &NativeProgram::sampleInputs)

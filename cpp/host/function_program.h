@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "cpp/runtime/core/evalue.h"
 #include "cpp/runtime/core/result.h"
@@ -21,6 +22,8 @@ class FunctionProgram {
   // as HostModel::describe_json names them; "type" is the format's own type
   // name.
   virtual std::string describe_json() const = 0;
+  // The functions' names, in describe_json's order (their indices).
+  virtual const std::vector<std::string>& method_names() const = 0;
   // A scalar input (Int, Double, Bool, or None for a chain) for the next run.
   virtual Error set_input_scalar(const std::string& method, size_t index, const EValue& value) = 0;
   // Runs `method`; an error result fails with its message and the source

@@ -30,12 +30,24 @@ struct HostModel::MethodState {
   std::vector<Tensor*> staged_inputs;
   // Per instruction, of the last run that asked for a profile.
   std::vector<InstructionTiming> timings;
+  // output_descriptors(): the values and, for outputs copied row-major, the
+  // copies' addresses; sized at load so that a run allocates nothing.
+  std::vector<const EValue*> output_values;
+  std::vector<const uint8_t*> output_data;
+  ValueDescriptorTable output_table;
+  ValueDescriptorTable input_table;
 
   ~MethodState() {
     if (ready) {
       method.destroy();
     }
   }
+};
+
+// A dataflow function's outputs, held as JSON between a run and its reader.
+struct HostModel::FunctionState {
+  std::vector<std::string> outputs;
+  ValueDescriptorTable table;
 };
 
 HostModel::HostModel() = default;
@@ -75,6 +87,10 @@ Error HostModel::load(OwnedBytes bytes, const HostOptions& options) {
     functions_ = (*file)->functions();
     TRI_CHECK(functions_ != nullptr, Error::Internal, "the %s file has neither methods nor functions",
               (*file)->format());
+    function_states_.clear();
+    for (size_t m = 0; m < functions_->method_names().size(); ++m) {
+      function_states_.push_back(std::make_unique<FunctionState>());
+    }
     file_ = file.take();
     bytes_ = std::move(bytes);
     return Error::Ok;
@@ -90,8 +106,10 @@ Error HostModel::load(OwnedBytes bytes, const HostOptions& options) {
   // Every method is prepared now (memory plan, constants, external data,
   // delegates), so whatever would stop a run is reported by load().
   Error err = size_memory();
+  methods_.clear();
+  methods_.resize(program_->num_methods());
   for (size_t m = 0; err == Error::Ok && m < program_->num_methods(); ++m) {
-    Result<MethodState*> state = method_state(program_->method_name(m));
+    Result<MethodState*> state = method_state(m);
     if (!state.ok()) err = state.error();
   }
   if (err != Error::Ok) {
@@ -165,9 +183,8 @@ std::string HostModel::describe_json() const {
     }
     method["inputs"] = std::move(inputs);
     method["outputs"] = std::move(outputs);
-    auto state = methods_.find(program_->method_name(m));
-    if (state != methods_.end() && state->second->ready) {
-      method["delegates"] = delegates_json(state->second->method);
+    if (m < methods_.size() && methods_[m] != nullptr && methods_[m]->ready) {
+      method["delegates"] = delegates_json(methods_[m]->method);
     }
     method["instructions"] = program_->num_instructions(m);
     method["plannedBytes"] = planned;
@@ -243,18 +260,41 @@ MethodLoadOptions HostModel::method_load_options() const {
   return options;
 }
 
-Result<HostModel::MethodState*> HostModel::method_state(const std::string& name) {
+size_t HostModel::num_methods() const {
+  if (functions_ != nullptr) return functions_->method_names().size();
+  return program_ != nullptr ? program_->num_methods() : 0;
+}
+
+Result<size_t> HostModel::method_index(const std::string& name) const {
   TRI_CHECK(loaded(), Error::InvalidState, "no program is loaded");
-  auto found = methods_.find(name);
-  if (found != methods_.end()) {
-    return found->second.get();
+  if (functions_ == nullptr) return program_->method_index(name.c_str());
+  const std::vector<std::string>& names = functions_->method_names();
+  std::string known;
+  for (size_t m = 0; m < names.size(); ++m) {
+    if (names[m] == name) return m;
+    known += (known.empty() ? "'" : ", '") + names[m] + "'";
   }
-  TRI_ASSIGN_OR_RETURN(const size_t m, program_->method_index(name.c_str()));
+  return fail(Error::NotFound, "no function '%s' in this %s file; it has %s", name.c_str(), format(),
+              known.empty() ? "none" : known.c_str());
+}
+
+Result<const char*> HostModel::function_name(size_t m) const {
+  const std::vector<std::string>& names = functions_->method_names();
+  TRI_CHECK(m < names.size(), Error::InvalidArgument, "the %s file has %zu functions; function %zu does not exist",
+            format(), names.size(), m);
+  return names[m].c_str();
+}
+
+Result<HostModel::MethodState*> HostModel::method_state(size_t m) {
+  TRI_CHECK(program_ != nullptr, Error::InvalidState, "no program is loaded");
+  TRI_CHECK(m < methods_.size(), Error::InvalidArgument,
+            "the program has %zu methods; method %zu does not exist", methods_.size(), m);
+  if (methods_[m] != nullptr) return methods_[m].get();
+  const char* name = program_->method_name(m);
   auto state = std::make_unique<MethodState>();
   const size_t arena_bytes = needs_[m].method_bytes;
   TRI_CHECK(state->method_arena.allocate(arena_bytes), Error::MemoryAllocationFailed,
-            "method '%s': cannot allocate %zu bytes of method memory",
-            name.c_str(), arena_bytes);
+            "method '%s': cannot allocate %zu bytes of method memory", name, arena_bytes);
   // One scratch arena serves every method (size_memory sized it): runs of
   // one model never overlap, and the interpreter resets scratch between
   // instructions.
@@ -263,8 +303,7 @@ Result<HostModel::MethodState*> HostModel::method_state(const std::string& name)
   for (size_t b = 0; b < num_planned; ++b) {
     TRI_ASSIGN_OR_RETURN(const size_t size, program_->planned_buffer_size(m, b));
     TRI_CHECK(state->planned[b].allocate(size), Error::MemoryAllocationFailed,
-              "method '%s': cannot allocate planned buffer %zu of %zu bytes",
-              name.c_str(), b, size);
+              "method '%s': cannot allocate planned buffer %zu of %zu bytes", name, b, size);
     state->planned_spans.emplace_back(state->planned[b].data(), size);
   }
   state->method_allocator =
@@ -282,32 +321,35 @@ Result<HostModel::MethodState*> HostModel::method_state(const std::string& name)
   }
   state->method = method.take();
   state->ready = true;
-  state->input_storage.resize(state->method.num_inputs());
-  state->output_storage.resize(state->method.num_outputs());
-  state->input_staging.resize(state->method.num_inputs());
-  state->staged_inputs.assign(state->method.num_inputs(), nullptr);
-  MethodState* raw = state.get();
-  methods_[name] = std::move(state);
-  return raw;
+  const size_t num_inputs = state->method.num_inputs();
+  const size_t num_outputs = state->method.num_outputs();
+  state->input_storage.resize(num_inputs);
+  state->output_storage.resize(num_outputs);
+  state->input_staging.resize(num_inputs);
+  state->staged_inputs.assign(num_inputs, nullptr);
+  state->output_values.assign(num_outputs, nullptr);
+  state->output_data.assign(num_outputs, nullptr);
+  methods_[m] = std::move(state);
+  return methods_[m].get();
 }
 
-Result<uint8_t*> HostModel::prepare_input(const std::string& method,
-                                          size_t index,
-                                          const std::vector<int32_t>& shape) {
-  TRI_CHECK(functions_ == nullptr, Error::NotSupported,
-            "%s: tensor arguments of %s functions are not supported yet; pass scalars",
-            method.c_str(), format());
-  TRI_ASSIGN_OR_RETURN(const size_t method_index, program_->method_index(method.c_str()));
-  const Span<const int32_t> shape_span(shape.data(), shape.size());
-  if (program_->needs_replan(method_index, index, shape_span)) {
-    TRI_TRY(replan(method, method_index, index, shape_span));
+Result<uint8_t*> HostModel::prepare_input(size_t m, size_t index, Span<const int32_t> shape) {
+  TRI_CHECK(loaded(), Error::InvalidState, "no program is loaded");
+  if (functions_ != nullptr) {
+    TRI_ASSIGN_OR_RETURN(const char* name, function_name(m));
+    return fail(Error::NotSupported,
+                "%s: tensor arguments of %s functions are not supported yet; pass scalars", name, format());
   }
-  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
-  TRI_TRY(program_->check_input_shape(method_index, index, shape_span));
+  TRI_CHECK(m < methods_.size(), Error::InvalidArgument,
+            "the program has %zu methods; method %zu does not exist", methods_.size(), m);
+  if (program_->needs_replan(m, index, shape)) {
+    TRI_TRY(replan(m, index, shape));
+  }
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
+  TRI_TRY(program_->check_input_shape(m, index, shape));
   TRI_ASSIGN_OR_RETURN(
       Tensor* tensor,
-      state->method.prepare_input_tensor(
-          index, Span<const SizesType>(shape.data(), shape.size())));
+      state->method.prepare_input_tensor(index, Span<const SizesType>(shape.data(), shape.size())));
   if (tensor->data() == nullptr || tensor->capacity_bytes() < tensor->nbytes()) {
     AlignedBuffer& storage = state->input_storage[index];
     // Always a real address, even for zero elements: callers treat 0 as an
@@ -336,8 +378,7 @@ Result<uint8_t*> HostModel::prepare_input(const std::string& method,
 // Input `index` outgrew an unbounded dimension: the program plans again and
 // the method is rebuilt on the new plan. Inputs already written for this run
 // are carried over; the scratch arena grows if the new plan needs more.
-Error HostModel::replan(const std::string& method, size_t method_index, size_t index,
-                        Span<const int32_t> shape) {
+Error HostModel::replan(size_t m, size_t index, Span<const int32_t> shape) {
   struct SavedInput {
     size_t index;
     EValue scalar;  // Int, Double or Bool inputs
@@ -345,9 +386,8 @@ Error HostModel::replan(const std::string& method, size_t method_index, size_t i
     std::vector<uint8_t> bytes;
   };
   std::vector<SavedInput> saved;
-  auto found = methods_.find(method);
-  if (found != methods_.end()) {
-    MethodState& old = *found->second;
+  if (methods_[m] != nullptr) {
+    MethodState& old = *methods_[m];
     for (size_t i = 0; i < old.method.num_inputs(); ++i) {
       const EValue& value = old.method.input(i);
       if (i == index) continue;
@@ -364,44 +404,50 @@ Error HostModel::replan(const std::string& method, size_t method_index, size_t i
       s.bytes.assign(bytes, bytes + t.nbytes());
       saved.push_back(std::move(s));
     }
-    methods_.erase(found);  // destroys the Method before its plan goes
+    methods_[m].reset();  // destroys the Method before its plan goes
   }
-  TRI_TRY(program_->replan(method_index, index, shape));
-  TRI_TRY(size_method_memory(method_index));
-  if (needs_[method_index].temp_bytes > temp_arena_.size()) {
+  TRI_TRY(program_->replan(m, index, shape));
+  TRI_TRY(size_method_memory(m));
+  if (needs_[m].temp_bytes > temp_arena_.size()) {
     // Every method's scratch is this one arena: rebuild them all on the new one.
-    methods_.clear();
-    TRI_CHECK(temp_arena_.allocate(needs_[method_index].temp_bytes), Error::MemoryAllocationFailed,
-              "cannot allocate %zu bytes of scratch memory", needs_[method_index].temp_bytes);
+    for (std::unique_ptr<MethodState>& state : methods_) state.reset();
+    TRI_CHECK(temp_arena_.allocate(needs_[m].temp_bytes), Error::MemoryAllocationFailed,
+              "cannot allocate %zu bytes of scratch memory", needs_[m].temp_bytes);
   }
   for (const SavedInput& s : saved) {
     if (s.scalar.tag != Tag::None) {
-      TRI_TRY(set_input_scalar(method, s.index, s.scalar));
+      TRI_TRY(set_input_scalar(m, s.index, s.scalar));
       continue;
     }
-    TRI_ASSIGN_OR_RETURN(uint8_t* dst, prepare_input(method, s.index, s.shape));
+    TRI_ASSIGN_OR_RETURN(uint8_t* dst,
+                         prepare_input(m, s.index, Span<const int32_t>(s.shape.data(), s.shape.size())));
     memcpy(dst, s.bytes.data(), s.bytes.size());
   }
   return Error::Ok;
 }
 
-Error HostModel::set_input_scalar(const std::string& method, size_t index,
-                                  const EValue& value) {
-  if (functions_ != nullptr) return functions_->set_input_scalar(method, index, value);
-  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+Error HostModel::set_input_scalar(size_t m, size_t index, const EValue& value) {
+  TRI_CHECK(loaded(), Error::InvalidState, "no program is loaded");
+  if (functions_ != nullptr) {
+    TRI_ASSIGN_OR_RETURN(const char* name, function_name(m));
+    return functions_->set_input_scalar(name, index, value);
+  }
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
   return state->method.set_input_scalar(index, value);
 }
 
-Error HostModel::execute(const std::string& method, bool profile) {
+Error HostModel::execute(size_t m, bool profile) {
+  TRI_CHECK(loaded(), Error::InvalidState, "no program is loaded");
   // The limit is process-wide; models with different limits take turns on
   // one thread, so setting it per run is enough.
   set_parallel_thread_limit(options_.threads);
   if (functions_ != nullptr) {
+    TRI_ASSIGN_OR_RETURN(const char* name, function_name(m));
     TRI_CHECK(!profile, Error::NotSupported,
-              "%s: profiling %s functions is not supported", method.c_str(), format());
-    return functions_->execute(method);
+              "%s: profiling %s functions is not supported", name, format());
+    return functions_->execute(name);
   }
-  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
   for (size_t i = 0; i < state->staged_inputs.size(); ++i) {
     if (state->staged_inputs[i] != nullptr) {
       copy_from_row_major(state->input_staging[i].data(), *state->staged_inputs[i]);
@@ -416,10 +462,10 @@ Error HostModel::execute(const std::string& method, bool profile) {
   return state->method.execute(execute_options);
 }
 
-Result<std::string> HostModel::profile_json(const std::string& method) {
+Result<std::string> HostModel::profile_json(size_t m) {
   TRI_CHECK(functions_ == nullptr, Error::NotSupported,
-            "%s: profiling %s functions is not supported", method.c_str(), format());
-  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+            "profiling %s functions is not supported", format());
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
   nlohmann::json list = nlohmann::json::array();
   for (size_t pc = 0; pc < state->timings.size(); ++pc) {
     const InstructionTiming& t = state->timings[pc];
@@ -432,57 +478,122 @@ Result<std::string> HostModel::profile_json(const std::string& method) {
   return nlohmann::json{{"instructions", std::move(list)}}.dump();
 }
 
-Result<size_t> HostModel::output_count(const std::string& method) {
-  if (functions_ != nullptr) return functions_->output_count(method);
-  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+Result<size_t> HostModel::output_count(size_t m) {
+  TRI_CHECK(loaded(), Error::InvalidState, "no program is loaded");
+  if (functions_ != nullptr) {
+    TRI_ASSIGN_OR_RETURN(const char* name, function_name(m));
+    return functions_->output_count(name);
+  }
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
   return state->method.num_outputs();
 }
 
-Result<const EValue*> HostModel::output(const std::string& method,
-                                        size_t index) {
+Result<const EValue*> HostModel::output(size_t m, size_t index) {
   TRI_CHECK(functions_ == nullptr, Error::NotSupported,
-            "%s: %s functions give their outputs as JSON (output_json)", method.c_str(), format());
-  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+            "%s functions give their outputs as JSON (output_json)", format());
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
   TRI_CHECK(index < state->method.num_outputs(), Error::InvalidArgument,
             "method '%s' has %zu outputs; output %zu does not exist",
-            method.c_str(), state->method.num_outputs(), index);
+            program_->method_name(m), state->method.num_outputs(), index);
   return &state->method.output(index);
 }
 
-
-Result<std::string> HostModel::output_json(const std::string& method,
-                                           size_t index) {
-  if (functions_ != nullptr) return functions_->output_json(method, index);
-  TRI_ASSIGN_OR_RETURN(const EValue* value, output(method, index));
-  if (!value->is_tensor() || value->to_tensor().is_contiguous()) {
-    return value_json(*value, /*with_pointer=*/true).dump();
-  }
-  // Callers read outputs as row-major bytes, so hand out a copy in that order.
-  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
+// Callers read outputs as row-major bytes: an output stored in another dim
+// order is copied into that order; nullptr when it already is row-major.
+Result<const uint8_t*> HostModel::row_major_output(size_t m, size_t index) {
+  TRI_ASSIGN_OR_RETURN(const EValue* value, output(m, index));
+  if (!value->is_tensor() || value->to_tensor().is_contiguous()) return nullptr;
+  MethodState& state = *methods_[m];
   const Tensor& t = value->to_tensor();
-  AlignedBuffer& copy = state->output_storage[index];
+  AlignedBuffer& copy = state.output_storage[index];
   if (copy.data() == nullptr || copy.size() < t.nbytes()) {
     TRI_CHECK(copy.allocate(t.nbytes()), Error::MemoryAllocationFailed,
               "cannot allocate %zu bytes for output %zu", t.nbytes(), index);
   }
   copy_to_row_major(t, copy.data());
+  return copy.data();
+}
+
+Result<const ValueDescriptor*> HostModel::output_descriptors(size_t m) {
+  TRI_CHECK(loaded(), Error::InvalidState, "no program is loaded");
+  if (functions_ != nullptr) {
+    TRI_ASSIGN_OR_RETURN(const char* name, function_name(m));
+    TRI_ASSIGN_OR_RETURN(const size_t count, functions_->output_count(name));
+    FunctionState& f = *function_states_[m];
+    f.outputs.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+      TRI_ASSIGN_OR_RETURN(f.outputs[i], functions_->output_json(name, i));
+    }
+    return f.table.fill_json(f.outputs);
+  }
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
+  for (size_t i = 0; i < state->output_values.size(); ++i) {
+    state->output_values[i] = &state->method.output(i);
+    TRI_ASSIGN_OR_RETURN(state->output_data[i], row_major_output(m, i));
+  }
+  return state->output_table.fill(
+      Span<const EValue* const>(state->output_values.data(), state->output_values.size()),
+      state->output_data.data());
+}
+
+Result<const ValueDescriptor*> HostModel::input_descriptor(size_t m, size_t index) {
+  TRI_CHECK(functions_ == nullptr, Error::NotSupported,
+            "%s functions do not mutate their inputs", format());
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
+  TRI_CHECK(index < state->method.num_inputs(), Error::InvalidArgument,
+            "method '%s' has %zu inputs; input %zu does not exist", program_->method_name(m),
+            state->method.num_inputs(), index);
+  const EValue* value = &state->method.input(index);
+  TRI_CHECK(!value->is_tensor() || value->to_tensor().is_contiguous(), Error::NotSupported,
+            "method '%s': input %zu is not stored row-major", program_->method_name(m), index);
+  return state->input_table.fill(Span<const EValue* const>(&value, 1));
+}
+
+Result<std::string> HostModel::output_json(size_t m, size_t index) {
+  TRI_CHECK(loaded(), Error::InvalidState, "no program is loaded");
+  if (functions_ != nullptr) {
+    TRI_ASSIGN_OR_RETURN(const char* name, function_name(m));
+    return functions_->output_json(name, index);
+  }
+  TRI_ASSIGN_OR_RETURN(const EValue* value, output(m, index));
+  TRI_ASSIGN_OR_RETURN(const uint8_t* copy, row_major_output(m, index));
   nlohmann::json json = value_json(*value, /*with_pointer=*/true);
-  json["ptr"] = reinterpret_cast<uintptr_t>(copy.data());
-  json["contiguous"] = true;
+  if (copy != nullptr) {
+    json["ptr"] = reinterpret_cast<uintptr_t>(copy);
+    json["contiguous"] = true;
+  }
   return json.dump();
 }
 
-Result<std::string> HostModel::input_json(const std::string& method, size_t index) {
-  TRI_CHECK(functions_ == nullptr, Error::NotSupported,
-            "%s: %s functions do not mutate their inputs", method.c_str(), format());
-  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(method));
-  TRI_CHECK(index < state->method.num_inputs(), Error::InvalidArgument,
-            "method '%s' has %zu inputs; input %zu does not exist", method.c_str(),
-            state->method.num_inputs(), index);
-  const EValue& value = state->method.input(index);
-  TRI_CHECK(!value.is_tensor() || value.to_tensor().is_contiguous(), Error::NotSupported,
-            "method '%s': input %zu is not stored row-major", method.c_str(), index);
-  return value_json(value, /*with_pointer=*/true).dump();
+Result<uint8_t*> HostModel::prepare_input(const std::string& method, size_t index,
+                                          const std::vector<int32_t>& shape) {
+  TRI_ASSIGN_OR_RETURN(const size_t m, method_index(method));
+  return prepare_input(m, index, Span<const int32_t>(shape.data(), shape.size()));
+}
+
+Error HostModel::set_input_scalar(const std::string& method, size_t index, const EValue& value) {
+  TRI_ASSIGN_OR_RETURN(const size_t m, method_index(method));
+  return set_input_scalar(m, index, value);
+}
+
+Error HostModel::execute(const std::string& method, bool profile) {
+  TRI_ASSIGN_OR_RETURN(const size_t m, method_index(method));
+  return execute(m, profile);
+}
+
+Result<size_t> HostModel::output_count(const std::string& method) {
+  TRI_ASSIGN_OR_RETURN(const size_t m, method_index(method));
+  return output_count(m);
+}
+
+Result<const EValue*> HostModel::output(const std::string& method, size_t index) {
+  TRI_ASSIGN_OR_RETURN(const size_t m, method_index(method));
+  return output(m, index);
+}
+
+Result<std::string> HostModel::output_json(const std::string& method, size_t index) {
+  TRI_ASSIGN_OR_RETURN(const size_t m, method_index(method));
+  return output_json(m, index);
 }
 
 size_t HostModel::bundled_test_count() const {

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +12,7 @@
 
 #include "cpp/host/format_registry.h"
 #include "cpp/host/owned_bytes.h"
+#include "cpp/host/value_descriptor.h"
 #include "cpp/runtime/core/named_data_map.h"
 #include "cpp/runtime/executor/method.h"
 
@@ -60,25 +60,41 @@ class HostModel {
   //   "inputs":[{"dtype","shape"}],"outputs":[...]}]}]}]}
   std::string describe_json() const;
 
+  // Methods are addressed by index on the run path (describe_json's order);
+  // the name-based calls below resolve the name first, for native callers.
+  Result<size_t> method_index(const std::string& name) const;
+  size_t num_methods() const;
+
   // Resizes tensor input `index` and returns where its bytes go.
-  Result<uint8_t*> prepare_input(const std::string& method, size_t index,
-                                 const std::vector<int32_t>& shape);
-  Error set_input_scalar(const std::string& method, size_t index,
-                         const EValue& value);
+  Result<uint8_t*> prepare_input(size_t method, size_t index, Span<const int32_t> shape);
+  Error set_input_scalar(size_t method, size_t index, const EValue& value);
   // Changes HostOptions::threads for later runs.
   void set_threads(uint32_t threads) { options_.threads = threads; }
   uint32_t threads() const { return options_.threads; }
   // profile: time each instruction of this run (profile_json reads it).
-  Error execute(const std::string& method, bool profile = false);
+  Error execute(size_t method, bool profile = false);
   // The last profiled run of `method`: {"instructions":[{"index","name",
   // "calls","ns"}]} for each instruction it ran, in program order.
-  Result<std::string> profile_json(const std::string& method);
-  Result<size_t> output_count(const std::string& method);
+  Result<std::string> profile_json(size_t method);
+  Result<size_t> output_count(size_t method);
   // The output value; valid until the next call on this method.
+  Result<const EValue*> output(size_t method, size_t index);
+  // Every output of the last run as binary records (value_descriptor.h),
+  // tensors row-major; valid until the next call on this method. After the
+  // first run of a method this allocates nothing. Formats of dataflow
+  // functions give one JSON record per output (output_json's text).
+  Result<const ValueDescriptor*> output_descriptors(size_t method);
+  // An input read back after a run (one the method mutates in place).
+  Result<const ValueDescriptor*> input_descriptor(size_t method, size_t index);
+  // One output as JSON: tensors as {"kind","dtype","shape","ptr","nbytes"}.
+  Result<std::string> output_json(size_t method, size_t index);
+
+  Result<uint8_t*> prepare_input(const std::string& method, size_t index,
+                                 const std::vector<int32_t>& shape);
+  Error set_input_scalar(const std::string& method, size_t index, const EValue& value);
+  Error execute(const std::string& method, bool profile = false);
+  Result<size_t> output_count(const std::string& method);
   Result<const EValue*> output(const std::string& method, size_t index);
-  // JSON for the bindings: tensors as {"kind","dtype","shape","ptr","nbytes"}.
-  // input_json reads an input back (one the method mutates, after a run).
-  Result<std::string> input_json(const std::string& method, size_t index);
   Result<std::string> output_json(const std::string& method, size_t index);
 
   size_t bundled_test_count() const;
@@ -88,11 +104,13 @@ class HostModel {
 
  private:
   struct MethodState;
-  Result<MethodState*> method_state(const std::string& name);
+  struct FunctionState;
+  Result<MethodState*> method_state(size_t method);
+  Result<const char*> function_name(size_t method) const;
+  Result<const uint8_t*> row_major_output(size_t method, size_t index);
   Error size_memory();
   Error size_method_memory(size_t method);
-  Error replan(const std::string& method, size_t method_index, size_t index,
-               Span<const int32_t> shape);
+  Error replan(size_t method, size_t index, Span<const int32_t> shape);
   MethodLoadOptions method_load_options() const;
 
   std::vector<OwnedBytes> data_bytes_;
@@ -106,7 +124,9 @@ class HostModel {
   FunctionProgram* functions_ = nullptr;
   AlignedBuffer temp_arena_;
   std::vector<MethodMemoryNeeds> needs_;
-  std::map<std::string, std::unique_ptr<MethodState>> methods_;
+  // By method index; built at load, rebuilt when a replan needs more memory.
+  std::vector<std::unique_ptr<MethodState>> methods_;
+  std::vector<std::unique_ptr<FunctionState>> function_states_;
 };
 
 }  // namespace tri::host

@@ -3,10 +3,12 @@
 // it is registered here. The kernel sees its tensors as typed-array views of
 // the wasm memory and writes its out tensors in place, like a C++ kernel.
 
-import { arrayClassOf, assertDType, type DType } from './dtype.js';
+import { arrayClassOf } from './dtype.js';
 import { ErrorCode, TridentError } from './errors.js';
 import { Tensor } from './tensor.js';
 import type { TridentModule } from './native/types.js';
+import { ValueReader, type RawValue } from './native/value-descriptor.js';
+import { intValue } from './values.js';
 
 /** One KernelCall argument as a JS kernel sees it. */
 export type KernelValue =
@@ -65,8 +67,9 @@ export function registerKernel(name: string, fn: KernelFunction, options: Regist
 /** Called once per instantiated module: installs the call-back and every kernel so far. */
 export function attachJsKernels(module: TridentModule): void {
   attached.add(module);
-  (module as { tridentRunJsKernel?: unknown }).tridentRunJsKernel = (name: string, argsJson: string): string =>
-    runJsKernel(module, name, argsJson);
+  const reader = ValueReader.of(module);
+  (module as { tridentRunJsKernel?: unknown }).tridentRunJsKernel = (name: string, address: number, count: number): string | undefined =>
+    runJsKernel(module, reader, name, address, count);
   for (const name of kernels.keys()) registerIn(module, name);
 }
 
@@ -77,21 +80,12 @@ function registerIn(module: TridentModule, name: string): void {
   }
 }
 
-interface RawArg {
-  kind: string;
-  dtype?: DType;
-  shape?: number[];
-  ptr?: number;
-  nbytes?: number;
-  value?: unknown;
-  items?: RawArg[];
-}
-
-function runJsKernel(module: TridentModule, name: string, argsJson: string): string {
+/** Runs kernel `name` on the `count` argument records at `address`: undefined, or what went wrong. */
+function runJsKernel(module: TridentModule, reader: ValueReader, name: string, address: number, count: number): string | undefined {
   const kernel = kernels.get(name);
   if (kernel === undefined) return `no JS kernel is registered as ${name}`;
   try {
-    const args = (JSON.parse(argsJson) as RawArg[]).map((a) => toValue(module, a));
+    const args = reader.read(address, count, 'argument').map((a) => toValue(module, a));
     // KernelCall layout: inputs, outs, then one return slot when there are outs.
     const returns = kernel.outputs > 0 ? 1 : 0;
     const first = args.length - kernel.outputs - returns;
@@ -100,46 +94,36 @@ function runJsKernel(module: TridentModule, name: string, argsJson: string): str
     const bad = outputs.findIndex((o) => !(o instanceof Tensor));
     if (bad >= 0) return `argument ${first + bad} should be an out tensor`;
     kernel.fn(args.slice(0, first), outputs as Tensor[], { name });
-    return '';
+    return undefined;
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
   }
 }
 
-function toValue(module: TridentModule, a: RawArg): KernelValue {
+function toValue(module: TridentModule, a: RawValue): KernelValue {
   switch (a.kind) {
     case 'Tensor': {
-      const dtype = assertDType(a.dtype, 'JS kernel argument');
-      const cls = arrayClassOf(dtype);
-      const count = (a.nbytes ?? 0) / cls.BYTES_PER_ELEMENT;
+      const cls = arrayClassOf(a.dtype);
       // A view, not a copy: outs are written straight into the runtime's memory.
-      const view = new cls(module.HEAPU8.buffer, a.ptr ?? 0, count);
-      return new Tensor(dtype, view as never, a.shape ?? []);
+      const view = new cls(module.HEAPU8.buffer, a.ptr, a.nbytes / cls.BYTES_PER_ELEMENT);
+      return new Tensor(a.dtype, view as never, a.shape);
     }
-    case 'Int': {
-      const v = BigInt(String(a.value));
-      return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
-    }
+    case 'Int':
+      return intValue(a.value);
     case 'Double':
-      return Number(a.value);
     case 'Bool':
-      return a.value === 'true';
     case 'String':
-      return String(a.value);
+      return a.value;
     case 'None':
       return null;
     case 'IntList':
-      return (a.value as string[]).map((s) => {
-        const v = BigInt(s);
-        return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
-      });
+      return a.value.map(intValue);
     case 'DoubleList':
-      return a.value as number[];
     case 'BoolList':
-      return a.value as boolean[];
+      return a.value;
     case 'TensorList':
     case 'OptionalTensorList':
-      return (a.items ?? []).map((item) => (item.kind === 'None' ? null : (toValue(module, item) as Tensor)));
+      return a.items.map((item) => (item.kind === 'None' ? null : (toValue(module, item) as Tensor)));
     default:
       throw new Error(`argument of kind ${a.kind} is not supported by JS kernels`);
   }

@@ -64,10 +64,26 @@ export interface RuntimeInfo {
    * shrinks, so this is also the peak since the module was instantiated.
    */
   memoryBytes: number;
+  /**
+   * Allocations (malloc and its kin) the runtime has made in wasm memory
+   * since it started. Loading allocates; a run after a method's first run
+   * allocates nothing, so this stays put across repeated runs.
+   */
+  heapAllocations: number;
 }
 
 /** Which runtime build serves this page or process (loads the wasm if needed). */
 export async function runtimeInfo(): Promise<RuntimeInfo> {
   const { module, threads, poolThreads } = await loadWasm();
-  return { version: module.version(), threads, numThreads: poolThreads, memoryBytes: module.HEAPU8.buffer.byteLength };
+  // Counted before anything else here asks the module for a string (which
+  // allocates), so that reading the count does not move it.
+  const heapAllocations = module.heapAllocations();
+  let version = versions.get(module);
+  if (version === undefined) {
+    version = module.version();
+    versions.set(module, version);
+  }
+  return { version, threads, numThreads: poolThreads, memoryBytes: module.HEAPU8.buffer.byteLength, heapAllocations };
 }
+
+const versions = new WeakMap<object, string>();

@@ -108,31 +108,38 @@ export class Model {
     const start = performance.now();
     const outputs = await this.#run(method, inputs, true);
     const totalMs = performance.now() - start;
-    const instructions = this.#handle.profile(method).map((p) => ({ index: p.index, name: p.name, calls: p.calls, ms: p.ns / 1e6 }));
+    const instructions = this.#handle.profile(this.#indexOf(method), method).map((p) => ({ index: p.index, name: p.name, calls: p.calls, ms: p.ns / 1e6 }));
     return { outputs, totalMs, instructions };
   }
 
   async #run(method: string, inputs: readonly InputValue[], profile: boolean): Promise<OutputValue[]> {
     const info = this.method(method);
+    const m = this.#indexOf(method);
     checkInputs(info, inputs);
     const handle = this.#handle;
     // No await from here on: the planned slots belong to this call until
     // its outputs are copied out.
-    inputs.forEach((value, i) => {
-      if (value instanceof Tensor) handle.writeTensor(method, i, value);
-      else if (typeof value === 'boolean') handle.setScalar(method, i, 'Bool', String(value));
+    for (let i = 0; i < inputs.length; i++) {
+      const value = inputs[i];
+      if (value instanceof Tensor) handle.writeTensor(m, method, i, value);
+      else if (typeof value === 'boolean') handle.setBool(m, method, i, value);
       else if (typeof value === 'bigint' || (typeof value === 'number' && info.inputs[i]!.kind === 'Int')) {
-        handle.setScalar(method, i, 'Int', BigInt(value).toString());
-      } else if (typeof value === 'number') handle.setScalar(method, i, 'Double', String(value));
-    });
-    handle.execute(method, profile);
+        handle.setInt(m, method, i, value);
+      } else if (typeof value === 'number') handle.setDouble(m, method, i, value);
+    }
+    handle.execute(m, method, profile);
     // A graph that mutates an argument (torch.export's user_input_mutation)
     // updates the caller's tensor, as the module call would in PyTorch.
     for (const i of info.mutatedInputs ?? []) {
       const value = inputs[i];
-      if (value instanceof Tensor) handle.readInputInto(method, i, value);
+      if (value instanceof Tensor) handle.readInputInto(m, method, i, value);
     }
-    return handle.readOutputs(method).map((out, i) => toOutputValue(out, `${method}: output ${i}`));
+    return handle.readOutputs(m, method).map((out, i) => toOutputValue(out, method, i));
+  }
+
+  /** The method's index in the runtime (the order of `methods`). */
+  #indexOf(name: string): number {
+    return this.methods.findIndex((m) => m.name === name);
   }
 
   /** The test cases embedded in a .bpte, with their expected outputs ([] for a .pte). */
@@ -223,9 +230,27 @@ function toValueInfo(raw: RawValueSpec, where: string): ValueInfo {
   });
 }
 
-function toOutputValue(out: NativeOutput, where: string): OutputValue {
-  if ('tensor' in out) return out.tensor;
-  const { kind, value } = out;
+function toOutputValue(out: NativeOutput, method: string, index: number): OutputValue {
+  switch (out.kind) {
+    case 'Tensor':
+      return out.tensor;
+    case 'Int':
+      return intValue(out.value);
+    case 'Double':
+    case 'Bool':
+    case 'String':
+      return out.value;
+    case 'None':
+      return null;
+    case 'Json':
+      return jsonOutput(JSON.parse(out.text) as { kind: string; value?: unknown }, `${method}: output ${index}`);
+    default:
+      throw new TridentError(`${method}: output ${index}: ${out.kind} outputs cannot be returned to JavaScript yet`, ErrorCode.NotSupported);
+  }
+}
+
+/** A format's output given as JSON text ({"kind","value"}, values as strings). */
+function jsonOutput({ kind, value }: { kind: string; value?: unknown }, where: string): OutputValue {
   switch (kind) {
     case 'Int':
       return intValue(BigInt(String(value)));

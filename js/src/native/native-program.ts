@@ -6,16 +6,22 @@ import { arrayClassOf, assertDType, bytesPerElement, type DType } from '../dtype
 import { env } from '../env.js';
 import { ErrorCode, TridentError } from '../errors.js';
 import { Tensor, shapeSize } from '../tensor.js';
-import type { NativeProgram, RawInstructionProfile, RawMethod, RawOutput, TridentModule } from './types.js';
+import type { NativeProgram, RawInstructionProfile, RawMethod, TridentModule } from './types.js';
+import { ValueReader, type RawValue } from './value-descriptor.js';
 
-export type ScalarKind = 'Int' | 'Double' | 'Bool';
-export type NativeOutput = { kind: 'Tensor'; tensor: Tensor } | { kind: string; value: string | number | boolean | null };
+type RawTensor = Extract<RawValue, { kind: 'Tensor' }>;
+/** An output copied out of the heap: tensors as Tensors, other kinds as read. */
+export type NativeOutput = { kind: 'Tensor'; tensor: Tensor } | Exclude<RawValue, RawTensor>;
 
 // Frees the native program of a Model that was dropped without dispose().
 const leaks = new FinalizationRegistry<NativeProgram>((program) => program.delete());
 
 export class NativeHandle {
   private program: NativeProgram | null;
+  private readonly reader: ValueReader;
+  private readonly shapeAddress: number;
+  /** Outputs per method index, asked once. */
+  private readonly outputCounts: number[] = [];
 
   private constructor(
     private readonly module: TridentModule,
@@ -23,6 +29,8 @@ export class NativeHandle {
   ) {
     this.program = program;
     leaks.register(this, program, this);
+    this.reader = ValueReader.of(module);
+    this.shapeAddress = program.shapeAddress();
   }
 
   /** Loads a program; data files (.ptd) are registered before the program. */
@@ -54,32 +62,55 @@ export class NativeHandle {
     return this.json<{ methods: RawMethod[] }>(this.live().describe(), 'describe()').methods;
   }
 
+  // The run path: methods by index (describe()'s order), `name` only for
+  // messages, and nothing but numbers across the boundary.
+
   /** Resizes tensor input `index` and writes its bytes into the planned slot. */
-  writeTensor(method: string, index: number, tensor: Tensor): void {
+  writeTensor(method: number, name: string, index: number, tensor: Tensor): void {
     const program = this.live();
-    const ptr = program.prepareInput(method, index, [...tensor.shape]);
-    if (ptr === 0) this.fail(`run('${method}')`);
+    const shape = tensor.shape;
+    new Int32Array(this.module.HEAPU8.buffer, this.shapeAddress, shape.length).set(shape);
+    const ptr = program.prepareInput(method, index, shape.length);
+    if (ptr === 0) this.fail(`run('${name}')`);
     const data = tensor.data;
     // Re-read HEAPU8 after the call: memory may have grown and detached it.
     this.module.HEAPU8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), ptr);
   }
 
-  setScalar(method: string, index: number, kind: ScalarKind, value: string): void {
-    this.check(this.live().setInputScalar(method, index, kind, value), `run('${method}')`);
+  setInt(method: number, name: string, index: number, value: number | bigint): void {
+    let low: number;
+    let high: number;
+    if (typeof value === 'number') {
+      low = value >>> 0;
+      high = Math.floor(value / 2 ** 32) | 0;
+    } else {
+      const bits = BigInt.asUintN(64, value);
+      low = Number(bits & 0xffffffffn);
+      high = Number(BigInt.asIntN(32, bits >> 32n));
+    }
+    if (this.live().setInputInt(method, index, low, high) !== 0) this.fail(`run('${name}')`);
+  }
+
+  setDouble(method: number, name: string, index: number, value: number): void {
+    if (this.live().setInputDouble(method, index, value) !== 0) this.fail(`run('${name}')`);
+  }
+
+  setBool(method: number, name: string, index: number, value: boolean): void {
+    if (this.live().setInputBool(method, index, value) !== 0) this.fail(`run('${name}')`);
   }
 
   setThreads(threads: number): void {
     this.live().setThreads(threads);
   }
 
-  execute(method: string, profile = false): void {
+  execute(method: number, name: string, profile = false): void {
     this.module.setSimdEnabled(env.simd);
-    this.check(this.live().execute(method, profile), `run('${method}')`);
+    if (this.live().execute(method, profile) !== 0) this.fail(`run('${name}')`);
   }
 
   /** Per-instruction times of the last execute(method, true). */
-  profile(method: string): RawInstructionProfile[] {
-    return this.json<{ instructions: RawInstructionProfile[] }>(this.live().profile(method), `profile('${method}')`).instructions;
+  profile(method: number, name: string): RawInstructionProfile[] {
+    return this.json<{ instructions: RawInstructionProfile[] }>(this.live().profile(method), `profile('${name}')`).instructions;
   }
 
   /**
@@ -87,27 +118,42 @@ export class NativeHandle {
    * (which must have the input's dtype and shape): for inputs a method
    * mutates in place.
    */
-  readInputInto(method: string, index: number, tensor: Tensor): void {
-    const raw = this.json<RawOutput>(this.live().input(method, index), `run('${method}'): input ${index}`);
-    if (!isTensorOutput(raw) || raw.nbytes !== tensor.data.byteLength) {
-      throw new TridentError(`run('${method}'): input ${index} came back with another size`, ErrorCode.Internal);
+  readInputInto(method: number, name: string, index: number, tensor: Tensor): void {
+    const address = this.live().input(method, index);
+    if (address === 0) this.fail(`run('${name}'): input ${index}`);
+    const [raw] = this.reader.read(address, 1, `run('${name}'): input`);
+    if (raw?.kind !== 'Tensor' || raw.nbytes !== tensor.data.byteLength) {
+      throw new TridentError(`run('${name}'): input ${index} came back with another size`, ErrorCode.Internal);
     }
     const data = tensor.data;
     new Uint8Array(data.buffer, data.byteOffset, data.byteLength).set(this.module.HEAPU8.subarray(raw.ptr, raw.ptr + raw.nbytes));
   }
 
   /** Copies every output out of the heap; call right after execute(). */
-  readOutputs(method: string): NativeOutput[] {
+  readOutputs(method: number, name: string): NativeOutput[] {
     const program = this.live();
-    const count = program.outputCount(method);
-    if (count < 0) this.fail(`run('${method}')`);
-    const outputs: NativeOutput[] = [];
-    for (let i = 0; i < count; i++) {
-      const raw = this.json<RawOutput>(program.output(method, i), `run('${method}'): output ${i}`);
-      if (isTensorOutput(raw)) outputs.push({ kind: 'Tensor', tensor: this.copyTensor(raw, `${method}: output ${i}`) });
-      else outputs.push({ kind: raw.kind, value: raw.value ?? null });
+    let count = this.outputCounts[method];
+    if (count === undefined) {
+      count = program.outputCount(method);
+      if (count < 0) this.fail(`run('${name}')`);
+      this.outputCounts[method] = count;
     }
-    return outputs;
+    const address = program.outputs(method);
+    if (address === 0) this.fail(`run('${name}')`);
+    return this.reader.read(address, count, `${name}: output`).map((raw, i) => {
+      const where = `${name}: output ${i}`;
+      if (raw.kind === 'Tensor') return { kind: 'Tensor', tensor: this.copyTensor(raw, where) };
+      if (raw.kind === 'Json') {
+        // A dataflow function's tensor result: its JSON names it in the heap.
+        const value = this.json<{ kind: string; dtype?: unknown; shape?: number[]; ptr?: number; nbytes?: number }>(raw.text, where);
+        if (value.kind === 'Tensor') {
+          const dtype = assertDType(value.dtype, where);
+          const tensor: RawTensor = { kind: 'Tensor', dtype, shape: value.shape ?? [], ptr: value.ptr ?? 0, nbytes: value.nbytes ?? 0 };
+          return { kind: 'Tensor', tensor: this.copyTensor(tensor, where) };
+        }
+      }
+      return raw;
+    });
   }
 
   bundledTests(): unknown[] {
@@ -150,8 +196,8 @@ export class NativeHandle {
     return ptr;
   }
 
-  private copyTensor(raw: Extract<RawOutput, { kind: 'Tensor' }>, where: string): Tensor {
-    const dtype: DType = assertDType(raw.dtype, where);
+  private copyTensor(raw: RawTensor, where: string): Tensor {
+    const dtype: DType = raw.dtype;
     const expected = shapeSize(raw.shape) * bytesPerElement(dtype);
     if (raw.nbytes !== expected) {
       throw new TridentError(
@@ -184,8 +230,4 @@ export class NativeHandle {
     const message = program.lastError() || 'unknown runtime error';
     throw new TridentError(`${context}: ${message}`, program.lastErrorCode() || ErrorCode.Internal);
   }
-}
-
-function isTensorOutput(raw: RawOutput): raw is Extract<RawOutput, { kind: 'Tensor' }> {
-  return raw.kind === 'Tensor';
 }

@@ -7,18 +7,26 @@ export interface NativeProgram {
   load(ptr: number, len: number, maxPlannedBytes: number): number;
   format(): string;
   describe(): string;
-  prepareInput(method: string, index: number, shape: number[]): number;
-  setInputScalar(method: string, index: number, kind: string, value: string): number;
+  /** Where prepareInput reads an input's sizes (int32[16]). */
+  shapeAddress(): number;
+  /** Resizes a tensor input to the `rank` sizes at shapeAddress(); its data address, or 0. */
+  prepareInput(method: number, index: number, rank: number): number;
+  /** An Int from its low (unsigned) and high (signed) 32-bit halves. */
+  setInputInt(method: number, index: number, low: number, high: number): number;
+  setInputDouble(method: number, index: number, value: number): number;
+  setInputBool(method: number, index: number, value: boolean): number;
   /** Threads this model's runs may use; 0: all the pool has. */
   setThreads(threads: number): void;
-  execute(method: string, profile: boolean): number;
-  profile(method: string): string;
-  outputCount(method: string): number;
-  output(method: string, index: number): string;
+  execute(method: number, profile: boolean): number;
+  profile(method: number): string;
+  outputCount(method: number): number;
+  /** Address of outputCount() value records of the last run, or 0. */
+  outputs(method: number): number;
+  /** Address of one input's value record, read back after a run, or 0. */
+  input(method: number, index: number): number;
   bundledTestCount(): number;
   bundledTest(index: number): string;
   sampleInputs(method: string): string;
-  input(method: string, index: number): string;
   lastError(): string;
   lastErrorCode(): number;
   delete(): void;
@@ -45,6 +53,10 @@ export interface TridentModule {
    * decides its size) and returns its size: 1 in the single-threaded build.
    */
   startThreadPool(threads: number): number;
+  /** JSON: value records' size and offsets, and the codes of kinds and dtypes. */
+  valueLayout(): string;
+  /** Heap allocations (malloc and friends) since the module started. */
+  heapAllocations(): number;
   /** Routes operator `name` to the JS kernel call-back; returns an Error code. */
   registerJsKernel(name: string): number;
   /** MLIR text to BEF: {bytes} or {error, message, line, column}. */
@@ -97,11 +109,6 @@ export interface RawMethod {
   mutatedInputs?: number[];
   delegates?: RawDelegate[];
 }
-
-/** output(method, i): a tensor in the heap, or a scalar with a string value. */
-export type RawOutput =
-  | { kind: 'Tensor'; dtype: string; shape: number[]; ptr: number; nbytes: number }
-  | { kind: string; value?: string | number | boolean | null };
 
 /** profile(method): one instruction of the last profiled run. */
 export interface RawInstructionProfile {

@@ -45,6 +45,14 @@ TEST(HostModelFunctions, DescribesRunsAndReturnsScalars) {
   EXPECT_EQ(*model.output_json("scale", 0), R"({"kind":"Int","value":"42"})");
   EXPECT_EQ(*model.output_json("scale", 1), R"({"kind":"Double","value":"2.25"})");
   EXPECT_EQ(*model.output_json("scale", 2), R"({"kind":"None"})");
+  // The binary run path hands the same texts over as JSON records.
+  const size_t scale = *model.method_index("scale");
+  const ValueDescriptor* d = *model.output_descriptors(scale);
+  EXPECT_EQ(d[0].kind, kJsonValueKind);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(static_cast<uintptr_t>(d[0].address)), d[0].count),
+            R"({"kind":"Int","value":"42"})");
+  EXPECT_EQ(d[2].kind, kJsonValueKind);
+  EXPECT_FALSE(model.method_index("nope").ok());
 }
 
 TEST(HostModelFunctions, ErrorResultsNameTheMessageAndTheLocation) {

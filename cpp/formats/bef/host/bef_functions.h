@@ -23,6 +23,7 @@ class BefFunctions final : public host::FunctionProgram {
   ~BefFunctions() override;
 
   std::string describe_json() const override;
+  const std::vector<std::string>& method_names() const override { return order_; }
   Error set_input_scalar(const std::string& method, size_t index, const EValue& value) override;
   Error execute(const std::string& method) override;
   Result<size_t> output_count(const std::string& method) override;

@@ -1,0 +1,73 @@
+// The wasm build's allocation functions: Emscripten's own dlmalloc behind a
+// counter. dlmalloc defines malloc and friends as weak aliases and exports
+// the originals as emscripten_builtin_* (and __libc_realloc) precisely so
+// that a program can interpose like this. Every C and C++ allocation in the
+// module (operator new, std::vector, embind's strings, _malloc from JS)
+// passes here, so the count covers the runtime, the host layer and the
+// bindings alike. The cost is one relaxed atomic add per allocation.
+#include "wasm/heap_counter.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+extern "C" {
+void* emscripten_builtin_malloc(size_t size);
+void emscripten_builtin_free(void* ptr);
+void* emscripten_builtin_memalign(size_t alignment, size_t size);
+void* __libc_realloc(void* ptr, size_t size);
+}
+
+namespace {
+
+std::atomic<uint64_t> allocations{0};
+
+void count() { allocations.fetch_add(1, std::memory_order_relaxed); }
+
+}  // namespace
+
+extern "C" {
+
+void* malloc(size_t size) {
+  count();
+  return emscripten_builtin_malloc(size);
+}
+
+void free(void* ptr) { emscripten_builtin_free(ptr); }
+
+void* calloc(size_t n, size_t size) {
+  if (size != 0 && n > SIZE_MAX / size) return nullptr;
+  void* p = malloc(n * size);
+  if (p != nullptr) std::memset(p, 0, n * size);
+  return p;
+}
+
+void* realloc(void* ptr, size_t size) {
+  count();
+  return __libc_realloc(ptr, size);
+}
+
+void* memalign(size_t alignment, size_t size) {
+  count();
+  return emscripten_builtin_memalign(alignment, size);
+}
+
+void* aligned_alloc(size_t alignment, size_t size) { return memalign(alignment, size); }
+
+int posix_memalign(void** out, size_t alignment, size_t size) {
+  if (alignment < sizeof(void*) || (alignment & (alignment - 1)) != 0) return EINVAL;
+  void* p = memalign(alignment, size);
+  if (p == nullptr) return ENOMEM;
+  *out = p;
+  return 0;
+}
+
+}  // extern "C"
+
+namespace tri::wasm {
+
+double heap_allocations() { return static_cast<double>(allocations.load(std::memory_order_relaxed)); }
+
+}  // namespace tri::wasm
