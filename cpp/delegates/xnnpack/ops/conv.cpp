@@ -122,13 +122,6 @@ size_t allocate_pointer_slots(MemoryAllocator& scratch, size_t count, size_t wan
   return got;
 }
 
-constexpr size_t kMaxSlots = 64;
-
-size_t wanted_slots() {
-  const size_t slots = static_cast<size_t>(parallel_threads()) * 4;
-  return slots > kMaxSlots ? kMaxSlots : slots;
-}
-
 Error run_gemm_conv(const Node& node, Value* values, RunContext& ctx) {
   const Value& x = in(node, values, 0);
   Value& y = out(node, values);
@@ -147,9 +140,9 @@ Error run_gemm_conv(const Node& node, Value* values, RunContext& ctx) {
     return Error::Ok;
   }
   float* zero = ctx.scratch->allocate_array<float>(s.group_in);
-  const void** slots[kMaxSlots];
+  const void** slots[kMaxScratchSlots];
   const size_t n_slots =
-      zero == nullptr ? 0 : allocate_pointer_slots(*ctx.scratch, s.ks * kIgemmRows, wanted_slots(), slots);
+      zero == nullptr ? 0 : allocate_pointer_slots(*ctx.scratch, s.ks * kIgemmRows, run_scratch_slots(), slots);
   TRI_CHECK(n_slots > 0, Error::MemoryAllocationFailed,
             "no scratch for the convolution's window pointers");
   memset(zero, 0, s.group_in * sizeof(float));
@@ -197,9 +190,9 @@ Error run_dwconv(const Node& node, Value* values, RunContext& ctx) {
   const size_t c = s.in_channels;
   const size_t width = static_cast<size_t>(y.dim(2));
   float* zero = ctx.scratch->allocate_array<float>(c);
-  const void** slots[kMaxSlots];
+  const void** slots[kMaxScratchSlots];
   const size_t n_slots =
-      zero == nullptr ? 0 : allocate_pointer_slots(*ctx.scratch, width * s.ks, wanted_slots(), slots);
+      zero == nullptr ? 0 : allocate_pointer_slots(*ctx.scratch, width * s.ks, run_scratch_slots(), slots);
   TRI_CHECK(n_slots > 0, Error::MemoryAllocationFailed,
             "no scratch for the convolution's window pointers");
   memset(zero, 0, c * sizeof(float));

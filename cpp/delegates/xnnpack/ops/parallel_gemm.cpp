@@ -41,6 +41,16 @@ void parallel_f32_gemm_minmax(size_t m, size_t nc, size_t k, const float* a, siz
   });
 }
 
-size_t parallel_scratch_slots() { return parallel_max_threads() * kPiecesPerThread; }
+namespace {
+
+size_t slots_for(size_t threads) {
+  const size_t slots = threads * kPiecesPerThread;
+  return slots > kMaxScratchSlots ? kMaxScratchSlots : slots;
+}
+
+}  // namespace
+
+size_t parallel_scratch_slots() { return slots_for(parallel_max_threads()); }
+size_t run_scratch_slots() { return slots_for(parallel_threads()); }
 
 }  // namespace tri::xnnpack

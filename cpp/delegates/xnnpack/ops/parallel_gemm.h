@@ -12,9 +12,14 @@ void parallel_f32_gemm_minmax(size_t m, size_t nc, size_t k, const float* a, siz
                               const float* packed, float* c, size_t c_stride, float min,
                               float max);
 
-// How many scratch slots an operator should plan for parallel pieces that
-// each need their own scratch (window pointers): a few per thread the pool
-// can run, so a descheduled thread holds back little.
+// Parallel pieces that each need their own scratch (window pointers) take
+// one slot each: a few per thread, so a descheduled thread holds back
+// little, and never more than this many.
+constexpr size_t kMaxScratchSlots = 64;
+
+// Slots to plan at load, for as many threads as the pool can ever run.
 size_t parallel_scratch_slots();
+// Slots a run wants, for the threads this run may use (at most the plan's).
+size_t run_scratch_slots();
 
 }  // namespace tri::xnnpack
