@@ -44,8 +44,9 @@ class NativeProgram {
         host::OwnedBytes(reinterpret_cast<uint8_t*>(ptr), len, release_malloc_block)));
   }
 
-  int load(uintptr_t ptr, size_t len, double max_planned_bytes) {
+  int load(uintptr_t ptr, size_t len, double max_planned_bytes, bool optimize) {
     host::HostOptions options;
+    options.optimize = optimize;
     if (max_planned_bytes > 0) {
       options.max_planned_bytes = static_cast<uint64_t>(max_planned_bytes);
     }

@@ -3,7 +3,7 @@
 
 export const USAGE = `usage:
   trident inspect FILE [--json]
-  trident run FILE [--method NAME] [--input SPEC]... [--data FILE.ptd]... [--profile] [--json]
+  trident run FILE [--method NAME] [--input SPEC]... [--data FILE.ptd]... [--profile] [--no-optimize] [--json]
   trident mlir-to-bef IN.mlir -o OUT.bef
   trident mlir-to-bef IN.mlir --verify-diagnostics [--split-input-file]
   trident bef-run [FILE.bef | -] [--verify-diagnostics SOURCE.mlir] [--functions a,b]
@@ -15,13 +15,14 @@ SPEC: a .npy file, a JSON tensor '{"dtype":"float32","shape":[2,2],"values":[1,2
 NAME defaults to 'forward', or to the file's only method. Without --input, a
 file's stored sample inputs (a .pt2's data/sample_inputs) are used.
 --profile runs the method 3 times to warm up, then once timing each instruction,
-and prints the time per operator (and delegate).
+and prints the time per operator (and delegate). --no-optimize skips the load-time
+graph passes (operator fusion), running the program's instructions as written.
 mlir-to-bef translates TFRT MLIR as tfrt_translate -mlir-to-bef does; bef-run
 prints what TFRT's bef_executor prints (stdin when FILE is - or absent).`;
 
 const OPTIONS = {
   inspect: { json: 'flag' },
-  run: { json: 'flag', method: 'value', input: 'list', data: 'list', profile: 'flag' },
+  run: { json: 'flag', method: 'value', input: 'list', data: 'list', profile: 'flag', 'no-optimize': 'flag' },
   'mlir-to-bef': { output: 'value', 'split-input-file': 'flag', 'verify-diagnostics': 'flag' },
   'bef-run': {
     'verify-diagnostics': 'value',

@@ -17,7 +17,7 @@ export async function inspect(file, options) {
 }
 
 export async function run(file, options) {
-  const model = await load(file, { dataFiles: options.data });
+  const model = await load(file, { dataFiles: options.data, optimize: !options['no-optimize'] });
   try {
     const method = options.method ?? defaultMethod(model);
     const info = model.method(method);

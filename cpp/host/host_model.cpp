@@ -257,6 +257,7 @@ Error HostModel::size_method_memory(size_t m) {
 MethodLoadOptions HostModel::method_load_options() const {
   MethodLoadOptions options;
   options.external_data = data_files_.empty() ? nullptr : &external_data_;
+  options.optimize = options_.optimize;
   return options;
 }
 

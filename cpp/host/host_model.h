@@ -31,6 +31,9 @@ struct HostOptions {
   // Threads a run may spread its kernels over (parallel.h); 0: all the
   // installed runner has. 1 keeps every kernel on the calling thread.
   uint32_t threads = 0;
+  // Run the load-time method passes (operator fusion); false runs the
+  // program's instructions as written (MethodLoadOptions::optimize).
+  bool optimize = true;
 };
 
 class HostModel {

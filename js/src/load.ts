@@ -28,10 +28,20 @@ export interface LoadOptions extends ReadOptions {
    * the pool. 1 keeps every kernel on the calling thread.
    */
   numThreads?: number;
+  /**
+   * Run the load-time graph passes (default true): today, fusing
+   * convolution → batch norm → relu/hardtanh chains into one kernel. false
+   * runs the program's instructions as written, e.g. to profile or compare
+   * them one by one.
+   */
+  optimize?: boolean;
 }
 
 export async function load(source: ModelSource, options: LoadOptions = {}): Promise<Model> {
-  const { dataFiles = [], maxPlannedBytes = 0, signal, threads = env.threads, numThreads = 0 } = options;
+  const { dataFiles = [], maxPlannedBytes = 0, signal, threads = env.threads, numThreads = 0, optimize = true } = options;
+  if (typeof optimize !== 'boolean') {
+    throw new TridentError(`load: optimize must be true or false, got ${String(optimize)}`, ErrorCode.InvalidArgument);
+  }
   if (!Number.isSafeInteger(numThreads) || numThreads < 0) {
     throw new TridentError(`load: numThreads must be a positive integer (or 0 for all), got ${numThreads}`, ErrorCode.InvalidArgument);
   }
@@ -49,7 +59,7 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
   const wasm = await module;
   signal?.throwIfAborted();
   const modelThreads = numThreads === 0 || numThreads > wasm.poolThreads ? wasm.poolThreads : numThreads;
-  return Model.open(wasm.module, bytes!, data, maxPlannedBytes, modelThreads);
+  return Model.open(wasm.module, bytes!, data, { maxPlannedBytes, numThreads: modelThreads, optimize });
 }
 
 export interface RuntimeInfo {

@@ -56,10 +56,10 @@ export class Model {
     module: TridentModule,
     bytes: Uint8Array,
     dataFiles: readonly Uint8Array[],
-    maxPlannedBytes: number,
-    numThreads: number,
+    options: { maxPlannedBytes: number; numThreads: number; optimize: boolean },
   ): Model {
-    const handle = NativeHandle.open(module, bytes, dataFiles, maxPlannedBytes);
+    const { numThreads } = options;
+    const handle = NativeHandle.open(module, bytes, dataFiles, options);
     try {
       handle.setThreads(numThreads);
       const model = new Model(handle);

@@ -89,6 +89,11 @@ describe('trident CLI on fixture programs', () => {
     expect(r.stdout).toMatch(/^forward: 1 output in \d+\.\d{3} ms\n {2}0: float32\[2, 2\] = \[2, 3, 4, 5\]\n$/);
   });
 
+  it('run --no-optimize runs the instructions as written', () => {
+    const json = JSON.parse(trident('run', add, '--input', t22([1, 1, 1, 1]), '--input', t22([1, 2, 3, 4]), '--no-optimize', '--json').stdout);
+    expect(json.outputs[0].values).toEqual([2, 3, 4, 5]);
+  });
+
   it('run --profile prints the time per operator after the outputs', () => {
     const r = trident('run', add, '--input', t22([1, 1, 1, 1]), '--input', t22([1, 2, 3, 4]), '--profile');
     expect(r.status).toBe(0);

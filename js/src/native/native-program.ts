@@ -34,7 +34,12 @@ export class NativeHandle {
   }
 
   /** Loads a program; data files (.ptd) are registered before the program. */
-  static open(module: TridentModule, bytes: Uint8Array, dataFiles: readonly Uint8Array[], maxPlannedBytes: number): NativeHandle {
+  static open(
+    module: TridentModule,
+    bytes: Uint8Array,
+    dataFiles: readonly Uint8Array[],
+    options: { maxPlannedBytes: number; optimize: boolean },
+  ): NativeHandle {
     const handle = new NativeHandle(module, new module.NativeProgram());
     try {
       dataFiles.forEach((data, i) => {
@@ -42,7 +47,7 @@ export class NativeHandle {
         handle.check(handle.live().addDataFile(ptr, data.length), `external data file ${i}`);
       });
       const ptr = handle.copyIn(bytes, 'the program');
-      handle.check(handle.live().load(ptr, bytes.length, maxPlannedBytes), 'cannot load the program');
+      handle.check(handle.live().load(ptr, bytes.length, options.maxPlannedBytes, options.optimize), 'cannot load the program');
     } catch (err) {
       handle.dispose();
       throw err;

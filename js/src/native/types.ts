@@ -4,7 +4,7 @@
 /** An embind `NativeProgram`: statuses are 0 = ok, details in lastError(). */
 export interface NativeProgram {
   addDataFile(ptr: number, len: number): number;
-  load(ptr: number, len: number, maxPlannedBytes: number): number;
+  load(ptr: number, len: number, maxPlannedBytes: number, optimize: boolean): number;
   format(): string;
   describe(): string;
   /** Where prepareInput reads an input's sizes (int32[16]). */

@@ -1,0 +1,70 @@
+// load(..., { optimize }): the load-time graph passes (operator fusion) on a
+// real conv net, and the same outputs with them off.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseNpy } from '../../bin/cli/npy.mjs';
+import { REPO_ROOT } from '../helpers/paths.js';
+import { ErrorCode, Tensor, load } from '../helpers/trident.js';
+
+const MODELS_DIR = path.join(REPO_ROOT, 'build', 'models');
+const INDEX = path.join(MODELS_DIR, 'index.json');
+const FUSED = 'trident::conv_affine_clamp.out';
+
+interface Entry {
+  pte: string;
+  input: string;
+}
+
+function body(index: Record<string, Entry>): void {
+  it('mobilenet_v2: fused by default, as written with optimize: false, same outputs', async () => {
+    const entry = index['mobilenet_v2'];
+    expect(entry, 'mobilenet_v2 is in build/models/index.json').toBeDefined();
+    const bytes = readFileSync(path.join(MODELS_DIR, entry!.pte));
+    const input = parseNpy(new Uint8Array(readFileSync(path.join(MODELS_DIR, entry!.input))), entry!.input) as Tensor;
+    const fused = await load(bytes);
+    const plain = await load(bytes, { optimize: false });
+    try {
+      const a = await fused.profile('forward', [input]);
+      const b = await plain.profile('forward', [input]);
+      const names = (p: typeof a): string[] => p.instructions.map((i) => i.name);
+      expect(names(a)).toContain(FUSED);
+      expect(names(b)).not.toContain(FUSED);
+      expect(names(b).filter((n) => n.includes('batch_norm')).length).toBeGreaterThan(10);
+      expect(a.instructions.length).toBeLessThan(b.instructions.length);
+      const x = (a.outputs[0] as Tensor).data as Float32Array;
+      const y = (b.outputs[0] as Tensor).data as Float32Array;
+      expect(x.length).toBe(y.length);
+      let worst = 0;
+      for (let i = 0; i < x.length; i++) worst = Math.max(worst, Math.abs(x[i]! - y[i]!));
+      // Folding the batch norm into a scale and shift reorders float math only.
+      expect(worst).toBeLessThan(1e-4);
+    } finally {
+      fused.dispose();
+      plain.dispose();
+    }
+  }, 300_000);
+}
+
+describe('load option optimize', () => {
+  it('must be a boolean', async () => {
+    await expect(load(new Uint8Array(8), { optimize: 'no' as unknown as boolean })).rejects.toMatchObject({
+      code: ErrorCode.InvalidArgument,
+      message: expect.stringContaining('optimize must be true or false'),
+    });
+  });
+});
+
+if (existsSync(INDEX)) {
+  const index = (JSON.parse(readFileSync(INDEX, 'utf8')) as { models: Record<string, Entry> }).models;
+  describe('graph passes on an exported model', () => body(index));
+} else if (process.env['CI'] === 'true') {
+  describe('graph passes on an exported model', () => {
+    it('needs the exported models in build/models', () => {
+      throw new Error(`${INDEX} is missing, but CI=true: run 'bash scripts/fixtures.sh' first`);
+    });
+  });
+} else {
+  console.warn(`[skipped] graph-pass tests: ${INDEX} does not exist (run 'bash scripts/fixtures.sh')`);
+  describe.skip('graph passes on an exported model', () => body({}));
+}
