@@ -1,22 +1,15 @@
 // load(..., { optimize }): the load-time graph passes (operator fusion) on a
 // real conv net, and the same outputs with them off.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseNpy } from '../../bin/cli/npy.mjs';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { MODELS_DIR, describeExportedModels, type ExportedModel } from '../helpers/exported-models.js';
 import { ErrorCode, Tensor, load } from '../helpers/trident.js';
 
-const MODELS_DIR = path.join(REPO_ROOT, 'build', 'models');
-const INDEX = path.join(MODELS_DIR, 'index.json');
 const FUSED = 'trident::conv_affine_clamp.out';
 
-interface Entry {
-  pte: string;
-  input: string;
-}
-
-function body(index: Record<string, Entry>): void {
+function body(index: Record<string, ExportedModel>): void {
   it('mobilenet_v2: fused by default, as written with optimize: false, same outputs', async () => {
     const entry = index['mobilenet_v2'];
     expect(entry, 'mobilenet_v2 is in build/models/index.json').toBeDefined();
@@ -55,16 +48,4 @@ describe('load option optimize', () => {
   });
 });
 
-if (existsSync(INDEX)) {
-  const index = (JSON.parse(readFileSync(INDEX, 'utf8')) as { models: Record<string, Entry> }).models;
-  describe('graph passes on an exported model', () => body(index));
-} else if (process.env['CI'] === 'true') {
-  describe('graph passes on an exported model', () => {
-    it('needs the exported models in build/models', () => {
-      throw new Error(`${INDEX} is missing, but CI=true: run 'bash scripts/fixtures.sh' first`);
-    });
-  });
-} else {
-  console.warn(`[skipped] graph-pass tests: ${INDEX} does not exist (run 'bash scripts/fixtures.sh')`);
-  describe.skip('graph passes on an exported model', () => body({}));
-}
+describeExportedModels('graph passes on an exported model', body);

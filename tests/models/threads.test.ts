@@ -3,15 +3,13 @@
 // the portable kernels, the XNNPACK delegate and the int8 paths. The pool
 // is made 3 threads whatever the machine has, so the split is exercised on
 // a 1-core machine too (only slower).
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parseNpy } from '../../bin/cli/npy.mjs';
-import { REPO_ROOT } from '../helpers/paths.js';
+import { MODELS_DIR, describeExportedModels, type ExportedModel } from '../helpers/exported-models.js';
 import { Tensor, env, load, runtimeInfo } from '../helpers/trident.js';
 
-const MODELS_DIR = path.join(REPO_ROOT, 'build', 'models');
-const INDEX = path.join(MODELS_DIR, 'index.json');
 const NAMES = [
   'mobilenet_v2',
   'mobilenet_v2_xnnpack',
@@ -25,12 +23,7 @@ const NAMES = [
   'cnn_int8_xnnpack',
 ];
 
-interface Entry {
-  pte: string;
-  input: string;
-}
-
-function body(index: Record<string, Entry>): void {
+function body(index: Record<string, ExportedModel>): void {
   it('the threads build serves Node, with the pool env.numThreads asked for', async () => {
     env.numThreads = 3;
     const info = await runtimeInfo();
@@ -68,16 +61,4 @@ function body(index: Record<string, Entry>): void {
   }
 }
 
-if (existsSync(INDEX)) {
-  const index = (JSON.parse(readFileSync(INDEX, 'utf8')) as { models: Record<string, Entry> }).models;
-  describe('threads build against the single-threaded build', () => body(index));
-} else if (process.env['CI'] === 'true') {
-  describe('threads build against the single-threaded build', () => {
-    it('needs the exported models in build/models', () => {
-      throw new Error(`${INDEX} is missing, but CI=true: run 'bash scripts/fixtures.sh' first`);
-    });
-  });
-} else {
-  console.warn(`[skipped] threads build tests: ${INDEX} does not exist (run 'bash scripts/fixtures.sh')`);
-  describe.skip('threads build against the single-threaded build', () => body({}));
-}
+describeExportedModels('threads build against the single-threaded build', body);
