@@ -201,12 +201,10 @@ std::string HostModel::describe_json() const {
   return nlohmann::json{{"format", format()}, {"methods", std::move(methods)}}.dump();
 }
 
-// Asks every method what it needs (delegates plan their graphs here), then
-// allocates the scratch arena the methods share: the configured size, or
-// more when a delegate's activations need it.
+// Asks every method what it needs (its kernels' scratch, and delegates
+// plan their graphs here), then allocates the scratch arena the methods
+// share: the largest need, and at least options_.temp_bytes.
 Error HostModel::size_memory() {
-  TRI_CHECK(temp_arena_.allocate(options_.temp_bytes), Error::MemoryAllocationFailed,
-            "cannot allocate %zu bytes of kernel scratch memory", options_.temp_bytes);
   needs_.assign(program_->num_methods(), MethodMemoryNeeds());
   size_t temp_bytes = options_.temp_bytes;
   for (size_t m = 0; m < program_->num_methods(); ++m) {
@@ -214,22 +212,23 @@ Error HostModel::size_memory() {
     temp_bytes = needs_[m].temp_bytes > temp_bytes ? needs_[m].temp_bytes : temp_bytes;
   }
   TRI_CHECK(temp_bytes <= options_.max_planned_bytes, Error::LimitExceeded,
-            "the program's delegates need %zu bytes of activations, more than the %llu allowed "
+            "the program needs %zu bytes of scratch memory, more than the %llu allowed "
             "(maxPlannedBytes)",
             temp_bytes, static_cast<unsigned long long>(options_.max_planned_bytes));
-  if (temp_bytes > temp_arena_.size()) {
-    TRI_CHECK(temp_arena_.allocate(temp_bytes), Error::MemoryAllocationFailed,
-              "cannot allocate %zu bytes of scratch memory (delegate activations)",
-              temp_bytes);
-  }
+  TRI_CHECK(temp_arena_.allocate(temp_bytes), Error::MemoryAllocationFailed,
+            "cannot allocate %zu bytes of scratch memory", temp_bytes);
   return Error::Ok;
 }
 
-// What method `m` needs (needs_[m]), by a trial build whose bookkeeping
-// buffer grows until the method fits, up to the same cap as the memory plan.
+// What method `m` needs (needs_[m]), by a trial build. Its bookkeeping
+// buffer grows until the method fits, and so does the scratch delegates plan
+// their graphs in, both up to the same cap as the memory plan. The scratch
+// that planning took counts in the method's scratch need: init plans again.
 Error HostModel::size_method_memory(size_t m) {
   AlignedBuffer trial_buffer;
+  AlignedBuffer scratch_buffer;
   size_t trial_bytes = size_t{1} << 18;
+  size_t scratch_bytes = size_t{1} << 16;
   const MethodLoadOptions load_options = method_load_options();
   for (;;) {
     if (trial_buffer.size() < trial_bytes) {
@@ -237,20 +236,36 @@ Error HostModel::size_method_memory(size_t m) {
                 "cannot allocate %zu bytes to size method '%s'", trial_bytes,
                 program_->method_name(m));
     }
+    if (scratch_buffer.size() < scratch_bytes) {
+      TRI_CHECK(scratch_buffer.allocate(scratch_bytes), Error::MemoryAllocationFailed,
+                "cannot allocate %zu bytes of scratch to size method '%s'", scratch_bytes,
+                program_->method_name(m));
+    }
     MemoryAllocator trial(trial_buffer.data(), trial_buffer.size());
-    MemoryAllocator scratch(temp_arena_.data(), temp_arena_.size());
+    MemoryAllocator scratch(scratch_buffer.data(), scratch_buffer.size());
     Result<MethodMemoryNeeds> needs = program_->memory_needs(m, trial, scratch, load_options);
     if (needs.ok()) {
       needs_[m] = *needs;
+      if (scratch.peak() > 0 && scratch_bytes > needs_[m].temp_bytes) {
+        needs_[m].temp_bytes = scratch_bytes;
+      }
       return Error::Ok;
     }
-    if (!trial.exhausted()) return needs.error();
-    TRI_CHECK(trial_bytes <= options_.max_planned_bytes / 2, Error::LimitExceeded,
-              "method '%s' needs more than %zu bytes for its value table and instructions, "
-              "over the limit of %llu (maxPlannedBytes)",
-              program_->method_name(m), trial_bytes,
-              static_cast<unsigned long long>(options_.max_planned_bytes));
-    trial_bytes *= 2;
+    if (trial.exhausted()) {
+      TRI_CHECK(trial_bytes <= options_.max_planned_bytes / 2, Error::LimitExceeded,
+                "method '%s' needs more than %zu bytes for its value table and instructions, "
+                "over the limit of %llu (maxPlannedBytes)",
+                program_->method_name(m), trial_bytes,
+                static_cast<unsigned long long>(options_.max_planned_bytes));
+      trial_bytes *= 2;
+      continue;
+    }
+    // A delegate that could not plan its graph in the scratch it was given.
+    if (needs.error() != Error::MemoryAllocationFailed ||
+        scratch_bytes > options_.max_planned_bytes / 2) {
+      return needs.error();
+    }
+    scratch_bytes *= 2;
   }
 }
 
@@ -409,6 +424,11 @@ Error HostModel::replan(size_t m, size_t index, Span<const int32_t> shape) {
   }
   TRI_TRY(program_->replan(m, index, shape));
   TRI_TRY(size_method_memory(m));
+  TRI_CHECK(needs_[m].temp_bytes <= options_.max_planned_bytes, Error::LimitExceeded,
+            "method '%s' needs %zu bytes of scratch memory at the new shape, more than the "
+            "%llu allowed (maxPlannedBytes)",
+            program_->method_name(m), needs_[m].temp_bytes,
+            static_cast<unsigned long long>(options_.max_planned_bytes));
   if (needs_[m].temp_bytes > temp_arena_.size()) {
     // Every method's scratch is this one arena: rebuild them all on the new one.
     for (std::unique_ptr<MethodState>& state : methods_) state.reset();

@@ -22,10 +22,9 @@ struct HostOptions {
   // Cap on the memory plan of any method, and on the scratch its delegates
   // need for activations (hostile files ask for anything).
   uint64_t max_planned_bytes = uint64_t{1} << 30;
-  // Kernel scratch, shared by the model's methods: at least this much, more
-  // when a delegate's activations need it. Kernels that need more (packing a
-  // large conv weight, im2col of a big image) work in tiles.
-  size_t temp_bytes = size_t{8} << 20;
+  // Kernel scratch, shared by the model's methods, is sized at load to the
+  // most any instruction or delegate takes; this is a floor on it.
+  size_t temp_bytes = 0;
   // Bound on the instructions one run may execute (jumps can loop).
   uint64_t max_instructions_per_run = 100000000;
   // Threads a run may spread its kernels over (parallel.h); 0: all the

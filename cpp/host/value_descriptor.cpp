@@ -7,6 +7,12 @@ namespace {
 
 uint64_t address_of(const void* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }
 
+// Strings, lists and JSON text: where their items are, and how many.
+void point_at(const void* items, size_t count, ValueDescriptor* out) {
+  out->address = address_of(items);
+  out->count = static_cast<uint32_t>(count);
+}
+
 void describe_tensor(const Tensor& t, const uint8_t* data, ValueDescriptor* out) {
   out->dtype = static_cast<uint32_t>(t.scalar_type());
   out->count = static_cast<uint32_t>(t.dim());
@@ -51,8 +57,7 @@ const ValueDescriptor* ValueDescriptorTable::fill(Span<const EValue* const> valu
         out->int_value = value.to_bool() ? 1 : 0;
         break;
       case Tag::String:
-        out->address = address_of(value.payload.as_string.data);
-        out->count = static_cast<uint32_t>(value.payload.as_string.size);
+        point_at(value.payload.as_string.data, value.payload.as_string.size, out);
         break;
       case Tag::Tensor:
         describe_tensor(value.to_tensor(), data_override != nullptr ? data_override[i] : nullptr, out);
@@ -61,26 +66,22 @@ const ValueDescriptor* ValueDescriptorTable::fill(Span<const EValue* const> valu
         Span<const int64_t> items;
         // Unboxes into the list's own scratch; no memory of ours.
         if (read_int_list(value, &items) == Error::Ok) {
-          out->address = address_of(items.data());
-          out->count = static_cast<uint32_t>(items.size());
+          point_at(items.data(), items.size(), out);
         }
         break;
       }
       case Tag::DoubleList:
-        out->address = address_of(value.payload.as_double_list.data);
-        out->count = static_cast<uint32_t>(value.payload.as_double_list.size);
+        point_at(value.payload.as_double_list.data, value.payload.as_double_list.size, out);
         break;
       case Tag::BoolList:
-        out->address = address_of(value.payload.as_bool_list.data);
-        out->count = static_cast<uint32_t>(value.payload.as_bool_list.size);
+        point_at(value.payload.as_bool_list.data, value.payload.as_bool_list.size, out);
         break;
       case Tag::TensorList:
       case Tag::OptionalTensorList: {
         Span<Tensor* const> items;
         const size_t n = value.payload.as_tensor_list.size;
         ValueDescriptor* first = &records[next_item];
-        out->address = address_of(first);
-        out->count = static_cast<uint32_t>(n);
+        point_at(first, n, out);
         if (read_tensor_list(value, &items) == Error::Ok) {
           for (size_t k = 0; k < items.size() && k < n; ++k) {
             if (items[k] == nullptr) {
@@ -106,8 +107,7 @@ const ValueDescriptor* ValueDescriptorTable::fill_json(const std::vector<std::st
   std::memset(records, 0, texts.size() * sizeof(ValueDescriptor));
   for (size_t i = 0; i < texts.size(); ++i) {
     records[i].kind = kJsonValueKind;
-    records[i].address = address_of(texts[i].data());
-    records[i].count = static_cast<uint32_t>(texts[i].size());
+    point_at(texts[i].data(), texts[i].size(), &records[i]);
   }
   return records;
 }

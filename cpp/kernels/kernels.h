@@ -14,5 +14,9 @@ namespace kernels {
 #include "cpp/kernels/kernel_table.inc"
 #undef TRI_KERNEL
 
+#define TRI_KERNEL_SCRATCH(name, function) size_t function(KernelArgs& args);
+#include "cpp/kernels/tables/scratch.inc"
+#undef TRI_KERNEL_SCRATCH
+
 }  // namespace kernels
 }  // namespace tri

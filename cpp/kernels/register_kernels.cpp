@@ -1,5 +1,7 @@
 #include "cpp/kernels/register_kernels.h"
 
+#include <cstring>
+
 #include "cpp/kernels/fusion/conv_batch_norm.h"
 #include "cpp/kernels/kernels.h"
 #include "cpp/runtime/executor/method_pass.h"
@@ -14,11 +16,31 @@ const KernelEntry kPortableKernels[] = {
 #undef TRI_KERNEL
 };
 
+struct ScratchRow {
+  const char* name;
+  KernelScratchFn scratch;
+};
+
+const ScratchRow kScratch[] = {
+#define TRI_KERNEL_SCRATCH(name, function) ScratchRow{name, &kernels::function},
+#include "cpp/kernels/tables/scratch.inc"
+#undef TRI_KERNEL_SCRATCH
+};
+
+constexpr size_t kNumPortable = sizeof(kPortableKernels) / sizeof(kPortableKernels[0]);
+
 }  // namespace
 
 Error register_portable_kernels() {
-  TRI_TRY(register_kernels(Span<const KernelEntry>(
-      kPortableKernels, sizeof(kPortableKernels) / sizeof(kPortableKernels[0]))));
+  // The table's entries with their scratch functions filled in.
+  static KernelEntry entries[kNumPortable];
+  for (size_t i = 0; i < kNumPortable; ++i) {
+    entries[i] = kPortableKernels[i];
+    for (const ScratchRow& row : kScratch) {
+      if (std::strcmp(row.name, entries[i].name) == 0) entries[i].scratch = row.scratch;
+    }
+  }
+  TRI_TRY(register_kernels(Span<const KernelEntry>(entries, kNumPortable)));
   // Fusions of these kernels, run when methods load (method_pass.h).
   return register_method_pass(&kernels::fuse_conv_batch_norm);
 }

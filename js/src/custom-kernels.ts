@@ -7,7 +7,7 @@ import { arrayClassOf } from './dtype.js';
 import { ErrorCode, TridentError } from './errors.js';
 import { Tensor } from './tensor.js';
 import type { TridentModule } from './native/types.js';
-import { ValueReader, type RawValue } from './native/value-descriptor.js';
+import { isScalarRecord, scalarValue, ValueReader, type RawValue } from './native/value-descriptor.js';
 import { intValue } from './values.js';
 
 /** One KernelCall argument as a JS kernel sees it. */
@@ -101,6 +101,7 @@ function runJsKernel(module: TridentModule, reader: ValueReader, name: string, a
 }
 
 function toValue(module: TridentModule, a: RawValue): KernelValue {
+  if (isScalarRecord(a)) return scalarValue(a);
   switch (a.kind) {
     case 'Tensor': {
       const cls = arrayClassOf(a.dtype);
@@ -108,14 +109,6 @@ function toValue(module: TridentModule, a: RawValue): KernelValue {
       const view = new cls(module.HEAPU8.buffer, a.ptr, a.nbytes / cls.BYTES_PER_ELEMENT);
       return new Tensor(a.dtype, view as never, a.shape);
     }
-    case 'Int':
-      return intValue(a.value);
-    case 'Double':
-    case 'Bool':
-    case 'String':
-      return a.value;
-    case 'None':
-      return null;
     case 'IntList':
       return a.value.map(intValue);
     case 'DoubleList':

@@ -6,6 +6,7 @@ import type { ModelFormat } from './detect-format.js';
 import { ErrorCode, TridentError } from './errors.js';
 import { valueFromJson } from './json-value.js';
 import { NativeHandle, type NativeOutput } from './native/native-program.js';
+import { isScalarRecord, scalarValue } from './native/value-descriptor.js';
 import type { RawMethod, RawValueSpec, TridentModule } from './native/types.js';
 import { Tensor } from './tensor.js';
 import { intValue, type Dynamism, type InputValue, type MethodInfo, type OutputValue, type ValueInfo, type ValueKind } from './values.js';
@@ -77,15 +78,20 @@ export class Model {
 
   /** The signature of `name`; throws a TridentError listing the methods if absent. */
   method(name: string): MethodInfo {
+    return this.methods[this.#indexOf(name)]!;
+  }
+
+  /** The method's index in the runtime (the order of `methods`); throws like method(). */
+  #indexOf(name: string): number {
     this.assertLive(`method('${name}')`);
-    const info = this.methods.find((m) => m.name === name);
-    if (info === undefined) {
+    const index = this.methods.findIndex((m) => m.name === name);
+    if (index < 0) {
       throw new TridentError(
         `no method '${name}' in this program; it has ${this.methods.map((m) => `'${m.name}'`).join(', ') || 'no methods'}`,
         ErrorCode.InvalidArgument,
       );
     }
-    return info;
+    return index;
   }
 
   /**
@@ -113,8 +119,8 @@ export class Model {
   }
 
   async #run(method: string, inputs: readonly InputValue[], profile: boolean): Promise<OutputValue[]> {
-    const info = this.method(method);
     const m = this.#indexOf(method);
+    const info = this.methods[m]!;
     checkInputs(info, inputs);
     const handle = this.#handle;
     // No await from here on: the planned slots belong to this call until
@@ -135,11 +141,6 @@ export class Model {
       if (value instanceof Tensor) handle.readInputInto(m, method, i, value);
     }
     return handle.readOutputs(m, method).map((out, i) => toOutputValue(out, method, i));
-  }
-
-  /** The method's index in the runtime (the order of `methods`). */
-  #indexOf(name: string): number {
-    return this.methods.findIndex((m) => m.name === name);
   }
 
   /** The test cases embedded in a .bpte, with their expected outputs ([] for a .pte). */
@@ -231,17 +232,10 @@ function toValueInfo(raw: RawValueSpec, where: string): ValueInfo {
 }
 
 function toOutputValue(out: NativeOutput, method: string, index: number): OutputValue {
+  if (isScalarRecord(out)) return scalarValue(out);
   switch (out.kind) {
     case 'Tensor':
       return out.tensor;
-    case 'Int':
-      return intValue(out.value);
-    case 'Double':
-    case 'Bool':
-    case 'String':
-      return out.value;
-    case 'None':
-      return null;
     case 'Json':
       return jsonOutput(JSON.parse(out.text) as { kind: string; value?: unknown }, `${method}: output ${index}`);
     default:

@@ -15,10 +15,9 @@ import { describe, expect, it } from 'vitest';
 import { parseNpy } from '../../bin/cli/npy.mjs';
 import { CLI, REPO_ROOT } from '../helpers/paths.js';
 import { Tensor, load } from '../helpers/trident.js';
+import { describeExported, MODELS_DIR } from '../helpers/exported-models.js';
 import { errorBound, maxErrors } from '../helpers/model-errors.js';
 
-const MODELS_DIR = path.join(REPO_ROOT, 'build', 'models');
-const INDEX = path.join(MODELS_DIR, 'index.json');
 
 interface TensorSpec {
   dtype: string;
@@ -49,20 +48,7 @@ function readNpy(file: string): Tensor {
 }
 
 function describeModels(name: string, body: (models: ModelEntry[]) => void): void {
-  if (existsSync(INDEX)) {
-    const index = JSON.parse(readFileSync(INDEX, 'utf8')) as { models: Record<string, ModelEntry> };
-    const models = Object.values(index.models);
-    describe(name, () => body(models));
-  } else if (process.env['CI'] === 'true') {
-    describe(name, () => {
-      it('needs the exported models in build/models', () => {
-        throw new Error(`${INDEX} is missing, but CI=true: run 'bash scripts/fixtures.sh' (npm run fixtures) first`);
-      });
-    });
-  } else {
-    console.warn(`[skipped] ${name}: the exported models are absent (${INDEX} does not exist; run 'bash scripts/fixtures.sh')`);
-    describe.skip(name, () => body([]));
-  }
+  describeExported<ModelEntry>(MODELS_DIR, name, (index) => body(Object.values(index)));
 }
 
 describeModels('exported models against eager PyTorch', (models) => {

@@ -14,10 +14,9 @@ import { parseNpy } from '../../bin/cli/npy.mjs';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { describeShared } from '../helpers/shared.js';
 import { Tensor, TridentError, load } from '../helpers/trident.js';
+import { describeExported, PT2_DIR } from '../helpers/exported-models.js';
 import { errorBound, maxErrors } from '../helpers/model-errors.js';
 
-const PT2_DIR = path.join(REPO_ROOT, 'build', 'pt2');
-const INDEX = path.join(PT2_DIR, 'index.json');
 
 interface Pt2Entry {
   description: string;
@@ -32,19 +31,7 @@ interface Pt2Entry {
 const readNpy = (file: string): Tensor => parseNpy(new Uint8Array(readFileSync(path.join(PT2_DIR, file))), file) as Tensor;
 
 function describePt2(name: string, body: (models: Array<[string, Pt2Entry]>) => void): void {
-  if (existsSync(INDEX)) {
-    const index = JSON.parse(readFileSync(INDEX, 'utf8')) as { models: Record<string, Pt2Entry> };
-    describe(name, () => body(Object.entries(index.models)));
-  } else if (process.env['CI'] === 'true') {
-    describe(name, () => {
-      it('needs the exported archives in build/pt2', () => {
-        throw new Error(`${INDEX} is missing, but CI=true: run 'bash scripts/fixtures.sh' first`);
-      });
-    });
-  } else {
-    console.warn(`[skipped] ${name}: ${INDEX} does not exist (run 'bash scripts/fixtures.sh')`);
-    describe.skip(name, () => body([]));
-  }
+  describeExported<Pt2Entry>(PT2_DIR, name, (index) => body(Object.entries(index)));
 }
 
 describePt2('exported .pt2 archives against eager PyTorch', (models) => {

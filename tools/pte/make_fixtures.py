@@ -515,6 +515,40 @@ def build_xnnpack_conv() -> Fixture:
     return pb, {}, entry
 
 
+BIG_H, BIG_W, BIG_STRIDE = 1088, 2048, 1024
+
+
+def build_big_scratch() -> Fixture:
+    """A 1x1 float16 conv over an image whose float32 copy is larger than 8 MiB."""
+    pb = ProgramBuilder()
+    m = pb.method("forward")
+    x = m.input(m.tensor("float16", [1, 1, 1, 1]))
+    big = m.tensor("float16", [1, 1, BIG_H, BIG_W])
+    m.kernel("aten::expand_copy.out", [x, m.int_list([1, 1, BIG_H, BIG_W]), m.bool(False)], big)
+    w = m.constant("float16", [1, 1, 1, 1], [2.0])
+    grid = [(BIG_H - 1) // BIG_STRIDE + 1, (BIG_W - 1) // BIG_STRIDE + 1]
+    out = m.tensor("float16", [1, 1] + grid)
+    m.kernel("aten::convolution.out",
+             [big, w, m.null(), m.int_list([BIG_STRIDE, BIG_STRIDE]), m.int_list([0, 0]),
+              m.int_list([1, 1]), m.bool(False), m.int_list([0, 0]), m.int(1)], out)
+    m.output(out)
+
+    def case(v: float) -> Dict[str, Any]:
+        return {"inputs": [tensor("float16", [1, 1, 1, 1], [v])],
+                "outputs": [tensor("float16", [1, 1] + grid, [2 * v] * (grid[0] * grid[1]))]}
+
+    entry = {
+        "description": f"forward(x: f16[1,1,1,1]) = conv 1x1 (weight 2, stride {BIG_STRIDE}) of x "
+                       f"expanded to f16[1,1,{BIG_H},{BIG_W}]. The portable convolution converts "
+                       "its input to float32 in scratch memory: 8.9 MB, more than the fixed 8 MiB "
+                       "arena before scratch was sized per instruction at load.",
+        "method": "forward",
+        "cases": [case(1.5), case(-0.25)],
+        "tolerance": "exact",
+    }
+    return pb, {}, entry
+
+
 FIXTURES: List[Tuple[str, Callable[[], Fixture]]] = [
     ("add.pte", build_add),
     ("add_vec4.pte", build_add_vec4),
@@ -529,6 +563,7 @@ FIXTURES: List[Tuple[str, Callable[[], Fixture]]] = [
     ("jump.pte", build_jump),
     ("mlp.pte", build_mlp),
     ("xnnpack_conv.pte", build_xnnpack_conv),
+    ("big_scratch.pte", build_big_scratch),
 ]
 
 

@@ -49,5 +49,12 @@ Error addmm_out(KernelContext& context, KernelArgs& args) {
   });
 }
 
+size_t addmm_scratch(KernelArgs& args) {
+  Result<Tensor*> mat1 = args.tensor(1);
+  Result<Tensor*> mat2 = args.tensor(2);
+  if (!mat1.ok() || !mat2.ok() || (*mat1)->dim() != 2 || (*mat2)->dim() != 2) return 0;
+  return matmul_scratch((*mat1)->scalar_type(), (*mat1)->size(0), (*mat2)->size(1), (*mat1)->size(1));
+}
+
 }  // namespace kernels
 }  // namespace tri

@@ -45,5 +45,14 @@ Error bmm_out(KernelContext& context, KernelArgs& args) {
   return Error::Ok;
 }
 
+// Each batch's product, one at a time in the carved region.
+size_t bmm_scratch(KernelArgs& args) {
+  Result<Tensor*> self = args.tensor(0);
+  Result<Tensor*> mat2 = args.tensor(1);
+  if (!self.ok() || !mat2.ok() || (*self)->dim() != 3 || (*mat2)->dim() != 3) return 0;
+  return carved_matmul_scratch((*self)->scalar_type(), (*self)->size(1), (*mat2)->size(2),
+                               (*self)->size(2));
+}
+
 }  // namespace kernels
 }  // namespace tri

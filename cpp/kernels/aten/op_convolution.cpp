@@ -35,5 +35,23 @@ Error convolution_out(KernelContext& context, KernelArgs& args) {
   return run_convolution(context, p);
 }
 
+// Arguments the kernel would refuse take nothing: it reports them itself.
+size_t convolution_out_scratch(KernelArgs& args) {
+  Result<Tensor*> input = args.tensor(0);
+  Result<Tensor*> weight = args.tensor(1);
+  Result<Tensor*> bias = args.optional_tensor(2);
+  Result<Tensor*> out = args.tensor(9);
+  if (!input.ok() || !weight.ok() || !bias.ok() || !out.ok() || (*out)->dim() != (*input)->dim()) {
+    return 0;
+  }
+  ConvProblem p;
+  int64_t shape[5];
+  if (plan_convolution(args, 3, **input, **weight, p, shape) != Error::Ok) return 0;
+  conv_strides5(**out, p.out_st);
+  p.bias = *bias;
+  p.out = *out;
+  return convolution_scratch(p);
+}
+
 }  // namespace kernels
 }  // namespace tri

@@ -20,12 +20,7 @@ namespace kernels {
 namespace {
 
 // The forward problem p seen backwards: grad_output in, grad_input out.
-Error input_grad(KernelContext& ctx, const ConvProblem& p, Tensor& go, Tensor& dx) {
-  if (dx.numel() == 0) return Error::Ok;
-  if (go.numel() == 0) {
-    fill_scalar(dx, Scalar{});  // Scalar{} is 0
-    return Error::Ok;
-  }
+ConvProblem backwards(const ConvProblem& p, Tensor& go, Tensor& dx) {
   ConvProblem b = p;
   b.transposed = !p.transposed;
   b.in_ch = p.out_ch;
@@ -35,7 +30,16 @@ Error input_grad(KernelContext& ctx, const ConvProblem& p, Tensor& go, Tensor& d
   b.out = &dx;
   conv_strides5(go, b.in_st);
   conv_strides5(dx, b.out_st);
-  return run_convolution(ctx, b);
+  return b;
+}
+
+Error input_grad(KernelContext& ctx, const ConvProblem& p, Tensor& go, Tensor& dx) {
+  if (dx.numel() == 0) return Error::Ok;
+  if (go.numel() == 0) {
+    fill_scalar(dx, Scalar{});  // Scalar{} is 0
+    return Error::Ok;
+  }
+  return run_convolution(ctx, backwards(p, go, dx));
 }
 
 void bias_grad(const Tensor& go, Tensor& db) {
@@ -95,9 +99,35 @@ Error convolution_backward_out(KernelContext& context, KernelArgs& args) {
       TRI_TRY(conv_weight_grad(context, p, *go, *dw));
     }
   }
+  // The weight gradient's scratch is done with: the input gradient reuses it.
+  if (context.temp != nullptr) context.temp->reset();
   if (mask[0]) TRI_TRY(input_grad(context, p, *go, *dx));
   if (mask[2]) bias_grad(*go, *db);
   return Error::Ok;
+}
+
+// The larger of the two gradients' scratch: they run one after the other.
+size_t convolution_backward_out_scratch(KernelArgs& args) {
+  Result<Tensor*> go = args.tensor(0);
+  Result<Tensor*> input = args.tensor(1);
+  Result<Tensor*> weight = args.tensor(2);
+  Result<Span<const bool>> mask = args.bool_list(10);
+  Result<Tensor*> dx = args.tensor(11);
+  Result<Tensor*> dw = args.tensor(12);
+  if (!go.ok() || !input.ok() || !weight.ok() || !mask.ok() || !dx.ok() || !dw.ok() ||
+      mask->size() != 3 || (*go)->dim() != (*input)->dim()) {
+    return 0;
+  }
+  ConvProblem p;
+  int64_t shape[5];
+  if (plan_convolution(args, 4, **input, **weight, p, shape) != Error::Ok) return 0;
+  size_t most = 0;
+  if ((*mask)[1]) most = conv_weight_grad_scratch(p, **go, **dw);
+  if ((*mask)[0] && (*dx)->dim() == (*input)->dim()) {
+    const size_t input = convolution_scratch(backwards(p, **go, **dx));
+    if (input > most) most = input;
+  }
+  return most;
 }
 
 }  // namespace kernels

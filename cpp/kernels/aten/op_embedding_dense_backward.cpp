@@ -7,6 +7,7 @@
 #include <cinttypes>
 
 #include "cpp/kernels/kernels.h"
+#include "cpp/kernels/util/scratch_size.h"
 #include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/dtype_dispatch.h"
 #include "cpp/kernels/util/resize.h"
@@ -112,6 +113,14 @@ Error embedding_dense_backward_out(KernelContext& ctx, KernelArgs& args) {
     }
   }
   return Error::Ok;
+}
+
+// scale_grad_by_freq's per-weight counts.
+size_t embedding_dense_backward_scratch(KernelArgs& args) {
+  Result<int64_t> num_weights = args.int_value(2);
+  Result<bool> scale = args.bool_value(4);
+  if (!num_weights.ok() || !scale.ok() || !*scale) return 0;
+  return ScratchSize().add<int64_t>(*num_weights).bytes();
 }
 
 }  // namespace kernels

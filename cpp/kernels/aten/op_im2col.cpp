@@ -9,6 +9,7 @@
 #include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/dtype_dispatch.h"
 #include "cpp/kernels/util/resize.h"
+#include "cpp/kernels/util/scratch_size.h"
 
 namespace tri {
 namespace kernels {
@@ -157,6 +158,23 @@ Error col2im_out(KernelContext& context, KernelArgs& args) {
     return fold<double>(context, *self, *out, g, batch, channels);
   }
   return fold<float>(context, *self, *out, g, batch, channels);
+}
+
+// fold()'s columns and image, for one batch item at a time (out holds the
+// images of the whole batch at their planned size).
+size_t col2im_scratch(KernelArgs& args) {
+  Result<Tensor*> self = args.tensor(0);
+  Result<Tensor*> out = args.tensor(6);
+  if (!self.ok() || !out.ok() || ((*self)->dim() != 2 && (*self)->dim() != 3)) return 0;
+  const Tensor& in = **self;
+  const int32_t lead = in.dim() - 2;
+  const int64_t batch = lead == 1 ? in.size(0) : 1;
+  const int64_t cols = in.size(lead) * in.size(lead + 1);
+  const int64_t image = batch > 0 ? static_cast<int64_t>((*out)->numel()) / batch : 0;
+  if (in.scalar_type() == ScalarType::Double) {
+    return ScratchSize().add<double>(cols).add<double>(image).bytes();
+  }
+  return ScratchSize().add<float>(cols).add<float>(image).bytes();
 }
 
 }  // namespace kernels

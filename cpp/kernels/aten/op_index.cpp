@@ -30,5 +30,10 @@ Error index_tensor_out(KernelContext& ctx, KernelArgs& args) {
   return Error::Ok;
 }
 
+size_t index_tensor_scratch(KernelArgs& args) {
+  Result<Span<Tensor* const>> indices = args.tensor_list(1);
+  return indices.ok() ? index_plan_scratch(*indices) : 0;
+}
+
 }  // namespace kernels
 }  // namespace tri

@@ -76,5 +76,10 @@ Error index_put_out(KernelContext& ctx, KernelArgs& args) {
   return Error::Ok;
 }
 
+size_t index_put_scratch(KernelArgs& args) {
+  Result<Span<Tensor* const>> indices = args.tensor_list(1);
+  return indices.ok() ? index_plan_scratch(*indices) : 0;
+}
+
 }  // namespace kernels
 }  // namespace tri

@@ -122,5 +122,17 @@ Error linear_out(KernelContext& context, KernelArgs& args) {
                            });
 }
 
+// The largest gemm linear_out runs: all leading dims merged into its rows.
+size_t linear_scratch(KernelArgs& args) {
+  Result<Tensor*> input = args.tensor(0);
+  Result<Tensor*> weight = args.tensor(1);
+  if (!input.ok() || !weight.ok() || (*input)->dim() < 1 || (*weight)->dim() < 1) return 0;
+  const Tensor& in = **input;
+  const int64_t k = in.size(in.dim() - 1);
+  const int64_t rows = k == 0 ? 0 : static_cast<int64_t>(in.numel()) / k;
+  const int64_t n = (*weight)->dim() == 1 ? 1 : (*weight)->size(0);
+  return carved_matmul_scratch(in.scalar_type(), rows, n, k);
+}
+
 }  // namespace kernels
 }  // namespace tri

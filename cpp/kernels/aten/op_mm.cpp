@@ -14,5 +14,12 @@ Error mm_out(KernelContext& context, KernelArgs& args) {
   return Error::Ok;
 }
 
+size_t mm_scratch(KernelArgs& args) {
+  Result<Tensor*> self = args.tensor(0);
+  Result<Tensor*> mat2 = args.tensor(1);
+  if (!self.ok() || !mat2.ok() || (*self)->dim() != 2 || (*mat2)->dim() != 2) return 0;
+  return matmul_scratch((*self)->scalar_type(), (*self)->size(0), (*mat2)->size(1), (*self)->size(1));
+}
+
 }  // namespace kernels
 }  // namespace tri

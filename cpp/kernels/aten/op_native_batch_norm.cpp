@@ -13,6 +13,7 @@
 #include "cpp/kernels/util/norm_affine.h"
 #include "cpp/kernels/util/norm_args.h"
 #include "cpp/kernels/util/resize.h"
+#include "cpp/kernels/util/scratch_size.h"
 
 namespace tri {
 namespace kernels {
@@ -182,6 +183,13 @@ Error native_batch_norm_legit_no_training_out(KernelContext& ctx, KernelArgs& ar
   BatchNorm bn{};
   TRI_TRY(read_with_stats(args, false, false, &bn));
   return batch_norm(ctx, bn);
+}
+
+// The per-channel coefficients of apply(), in the widest compute type.
+size_t batch_norm_scratch(KernelArgs& args) {
+  Result<Tensor*> input = args.tensor(0);
+  if (!input.ok() || (*input)->dim() < 2) return 0;
+  return ScratchSize().add<double>(2 * static_cast<int64_t>((*input)->size(1))).bytes();
 }
 
 }  // namespace kernels

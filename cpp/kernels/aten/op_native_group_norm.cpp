@@ -10,6 +10,7 @@
 #include "cpp/kernels/util/norm_affine.h"
 #include "cpp/kernels/util/norm_args.h"
 #include "cpp/kernels/util/resize.h"
+#include "cpp/kernels/util/scratch_size.h"
 
 namespace tri {
 namespace kernels {
@@ -104,6 +105,14 @@ Error native_group_norm_out(KernelContext& ctx, KernelArgs& args) {
     group_norm<float>(ctx, g);
   }
   return Error::Ok;
+}
+
+// The per-group-channel coefficients of group_norm(), in the widest compute type.
+size_t group_norm_scratch(KernelArgs& args) {
+  Result<int64_t> c = args.int_value(4);
+  Result<int64_t> group = args.int_value(6);
+  if (!c.ok() || !group.ok() || *group <= 0) return 0;
+  return ScratchSize().add<double>(2 * (*c / *group)).bytes();
 }
 
 }  // namespace kernels

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "cpp/kernels/kernels.h"
+#include "cpp/kernels/util/scratch_size.h"
 #include "cpp/kernels/util/arith.h"
 #include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/copy.h"
@@ -174,6 +175,15 @@ Error scatter_reduce_two_out(KernelContext& ctx, KernelArgs& args) {
             "reduce argument must be either sum, prod, mean, amax or amin, got %.*s",
             static_cast<int>(name.size() < 32 ? name.size() : 32), name.data());
   return scatter_reduce_impl(ctx, args, r, include_self, 6);
+}
+
+// reduce='mean' counts per out element (out has self's sizes).
+size_t scatter_reduce_scratch(KernelArgs& args) {
+  Result<Span<const char>> name = args.string(4);
+  Result<Tensor*> self = args.tensor(0);
+  Reduce r = Reduce::Sum;
+  if (!name.ok() || !self.ok() || !parse_reduce(*name, &r) || r != Reduce::Mean) return 0;
+  return ScratchSize().add<int64_t>(static_cast<int64_t>((*self)->numel())).bytes();
 }
 
 }  // namespace kernels

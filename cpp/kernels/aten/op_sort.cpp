@@ -40,5 +40,17 @@ Error sort_values_stable_out(KernelContext& ctx, KernelArgs& args) {
   return sort_impl(ctx, args, 2);
 }
 
+size_t sort_values_scratch(KernelArgs& args) {
+  Result<Tensor*> self = args.tensor(0);
+  Result<int64_t> dim = args.int_value(1);
+  return self.ok() && dim.ok() ? sort_rows_scratch(**self, *dim) : 0;
+}
+
+size_t sort_values_stable_scratch(KernelArgs& args) {
+  Result<Tensor*> self = args.tensor(0);
+  Result<int64_t> dim = args.int_value(2);
+  return self.ok() && dim.ok() ? sort_rows_scratch(**self, *dim) : 0;
+}
+
 }  // namespace kernels
 }  // namespace tri

@@ -38,5 +38,11 @@ Error topk_values_out(KernelContext& ctx, KernelArgs& args) {
   return sort_rows_into(ctx.temp, *self, d, k, largest, *values, *indices, "topk");
 }
 
+size_t topk_scratch(KernelArgs& args) {
+  Result<Tensor*> self = args.tensor(0);
+  Result<int64_t> dim = args.int_value(2);
+  return self.ok() && dim.ok() ? sort_rows_scratch(**self, *dim) : 0;
+}
+
 }  // namespace kernels
 }  // namespace tri

@@ -11,7 +11,9 @@ namespace {
 
 constexpr const char* kFusedName = "trident::conv_affine_clamp.out";
 constexpr uint32_t kFusedArgs = 15;
-const KernelEntry kFusedEntry = {kFusedName, &conv_affine_clamp_out, kFusedArgs, nullptr};
+// The convolution's arguments come first, so its scratch function applies.
+const KernelEntry kFusedEntry = {kFusedName, &conv_affine_clamp_out, kFusedArgs, nullptr,
+                                 &convolution_out_scratch};
 
 // aten::convolution.out: [input, weight, bias?, stride, padding, dilation,
 // transposed, output_padding, groups, out, (returned out)].

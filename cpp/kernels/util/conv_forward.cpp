@@ -4,6 +4,7 @@
 #include "cpp/kernels/util/conv_depthwise.h"
 #include "cpp/kernels/util/conv_im2col.h"
 #include "cpp/kernels/util/gemm.h"
+#include "cpp/kernels/util/scratch_size.h"
 #include "cpp/kernels/util/simd.h"
 #include "cpp/runtime/platform/parallel.h"
 
@@ -66,27 +67,76 @@ bool spatially_contiguous(const int64_t* st, const int64_t* sizes) {
          (sizes[0] == 1 || st[2] == sizes[1] * sizes[2]);
 }
 
+// What run<G>() takes from temp: `fixed` bytes whatever the tiling (a
+// converted weight, input or bias, the transposed accumulator), and
+// `per_pos` bytes for each window position of a column tile.
+struct ConvTemp {
+  bool w_native = false;
+  bool native = false;
+  int64_t in_numel = 0;
+  int64_t wsize = 0;
+  int64_t fixed = 0;
+  int64_t per_pos = 0;
+};
+
+template <typename G>
+ConvTemp conv_temp(const ConvProblem& p) {
+  const WindowGeom& g = p.g;
+  const int64_t ks = g.taps();
+  const int64_t icg = p.in_ch / p.groups;
+  const int64_t ocg = p.out_ch / p.groups;
+  ConvTemp t;
+  t.wsize = p.w_size[0] * p.w_size[1] * ks;
+  // Input in G: in place when it already holds G, else converted (contiguous).
+  t.in_numel = p.batch * p.in_ch * (p.transposed ? g.grid_size() : g.img_size());
+  t.native = p.input->scalar_type() == compute_dtype(p.input->scalar_type());
+  // A contiguous weight already stored as G is used in place: copying it
+  // would need temp the size of the weight (9.4 MB for resnet18's last
+  // 3x3 convs).
+  t.w_native =
+      p.weight->scalar_type() == compute_dtype(p.out->scalar_type()) && p.weight->is_contiguous();
+  t.fixed = ((t.w_native ? 0 : t.wsize) + p.out_ch + (t.native ? 0 : t.in_numel) +
+             (p.transposed ? ocg * g.img_size() : 0)) * static_cast<int64_t>(sizeof(G));
+  // Per window position: forward needs K + ocg values, transposed icg + ocg * K.
+  t.per_pos = (p.transposed ? icg + ocg * ks : icg * ks + ocg) * static_cast<int64_t>(sizeof(G));
+  return t;
+}
+
+template <typename G>
+size_t conv_scratch(const ConvProblem& p) {
+  const ConvTemp t = conv_temp<G>(p);
+  const int64_t positions = p.g.grid_size();
+  int64_t lc = kConvTileBytes / t.per_pos;
+  if (lc > positions) lc = positions;
+  if (lc < 1) lc = 1;
+  const int64_t ocg = p.out_ch / p.groups;
+  ScratchSize size;
+  if (!t.w_native) size.add<G>(t.wsize);
+  size.add<G>(p.out_ch);
+  if (!t.native) size.add<G>(t.in_numel);
+  if (p.transposed) size.add<G>(ocg * p.g.img_size());
+  const int64_t per_pos = t.per_pos / static_cast<int64_t>(sizeof(G));
+  const int64_t b_rows = p.transposed ? p.in_ch / p.groups : (p.in_ch / p.groups) * p.g.taps();
+  size.add<G>(b_rows * lc);
+  size.add<G>((per_pos - b_rows) * lc);
+  return size.bytes() + kTempSlack;
+}
+
 template <typename G>
 Error run(KernelContext& ctx, const ConvProblem& p) {
   const WindowGeom& g = p.g;
   const int64_t ks = g.taps();
   const int64_t icg = p.in_ch / p.groups;
   const int64_t ocg = p.out_ch / p.groups;
-  const int64_t wsize = p.w_size[0] * p.w_size[1] * ks;
-  // Input in G: in place when it already holds G, else converted (contiguous).
+  const ConvTemp t = conv_temp<G>(p);
+  const int64_t wsize = t.wsize;
+  const int64_t in_numel = t.in_numel;
+  const bool native = t.native;
+  const bool w_native = t.w_native;
   const int64_t in_sp[3] = {p.transposed ? g.grid[0] : g.img[0], p.transposed ? g.grid[1] : g.img[1],
                             p.transposed ? g.grid[2] : g.img[2]};
-  const int64_t in_numel = p.batch * p.in_ch * in_sp[0] * in_sp[1] * in_sp[2];
-  const bool native = p.input->scalar_type() == compute_dtype(p.input->scalar_type());
-  // A contiguous weight already stored as G is used in place: copying it
-  // would need temp the size of the weight (9.4 MB for resnet18's last
-  // 3x3 convs).
-  const bool w_native =
-      p.weight->scalar_type() == compute_dtype(p.out->scalar_type()) && p.weight->is_contiguous();
-  const int64_t fixed = ((w_native ? 0 : wsize) + p.out_ch + (native ? 0 : in_numel) +
-                         (p.transposed ? ocg * g.img_size() : 0)) * static_cast<int64_t>(sizeof(G));
-  // Per window position: forward needs K + ocg values, transposed icg + ocg * K.
-  const int64_t per_pos = (p.transposed ? icg + ocg * ks : icg * ks + ocg) * static_cast<int64_t>(sizeof(G));
+  const int64_t fixed = t.fixed;
+  const int64_t per_pos = t.per_pos;
   const int64_t positions = g.grid_size();
   const int64_t left = static_cast<int64_t>(temp_left(ctx.temp));
   if (left < fixed + per_pos) return too_small(fixed + per_pos - left);
@@ -201,8 +251,8 @@ Error run(KernelContext& ctx, const ConvProblem& p) {
 
 size_t temp_left(const MemoryAllocator* temp) {
   if (temp == nullptr) return 0;
-  const size_t slack = 8 * kDefaultAlignment;
-  return temp->capacity() > temp->used() + slack ? temp->capacity() - temp->used() - slack : 0;
+  return temp->capacity() > temp->used() + kTempSlack ? temp->capacity() - temp->used() - kTempSlack
+                                                       : 0;
 }
 
 template <typename G>
@@ -224,6 +274,16 @@ const G* conv_operand(KernelContext& context, const Tensor& t, const int64_t* si
 template const float* conv_operand<float>(KernelContext&, const Tensor&, const int64_t*, int64_t*);
 template const double* conv_operand<double>(KernelContext&, const Tensor&, const int64_t*,
                                             int64_t*);
+
+size_t convolution_scratch(const ConvProblem& p) {
+  if (p.out == nullptr || p.groups < 1) return 0;
+  if (depthwise3x3_applies(p)) return ScratchSize().add<float>(10 * p.in_ch).bytes();
+  switch (compute_kind(p.out->scalar_type())) {
+    case ComputeKind::Float: return conv_scratch<float>(p);
+    case ComputeKind::Double: return conv_scratch<double>(p);
+    default: return conv_scratch<uint64_t>(p);
+  }
+}
 
 Error run_convolution(KernelContext& context, const ConvProblem& p) {
   if (depthwise3x3_applies(p)) {

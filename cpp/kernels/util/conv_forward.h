@@ -34,7 +34,20 @@ struct ConvProblem {
 // Fails only with MemoryAllocationFailed (temp too small), before writing out.
 Error run_convolution(KernelContext& context, const ConvProblem& p);
 
-// Bytes of temp still free, less a little slack for alignment padding.
+// The temp run_convolution takes for p (out set): its fixed part and a
+// column tile. With less it fails; with more its tiles grow.
+size_t convolution_scratch(const ConvProblem& p);
+
+// Column tiles the scratch functions size for: up to this many bytes, the
+// tiles the 8 MiB arena gave before scratch was sized per instruction, so
+// the speed is unchanged. More temp (another kernel's need) makes the tiles
+// larger.
+constexpr int64_t kConvTileBytes = int64_t{8} << 20;
+
+// Slack temp_left keeps back for the alignment padding of a kernel's blocks.
+constexpr size_t kTempSlack = 8 * kDefaultAlignment;
+
+// Bytes of temp still free, less kTempSlack.
 size_t temp_left(const MemoryAllocator* temp);
 
 // t's elements over sizes[5] at element strides st[5], as compute type G

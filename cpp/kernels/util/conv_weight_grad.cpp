@@ -3,6 +3,7 @@
 #include "cpp/kernels/util/conv_im2col.h"
 #include "cpp/kernels/util/conv_plan.h"
 #include "cpp/kernels/util/convert.h"
+#include "cpp/kernels/util/scratch_size.h"
 
 namespace tri {
 namespace {
@@ -45,27 +46,87 @@ void store_weight(const G* acc, const ConvProblem& p, Tensor& dw) {
         }
 }
 
+// The weight gradient's operands: G holds grad_output (or, transposed, the
+// input) on the conv's grid, I the image it was taken from.
+struct GradShape {
+  const Tensor* gt;
+  const Tensor* it;
+  int64_t gcg;
+  int64_t icg;
+  int64_t rows;  // image taps per group
+  int64_t positions;
+  int64_t g_size[5];
+  int64_t i_size[5];
+  int64_t wsize;
+};
+
+GradShape grad_shape(const ConvProblem& p, const Tensor& go) {
+  const WindowGeom& g = p.g;
+  GradShape s;
+  s.gt = p.transposed ? p.input : &go;
+  s.it = p.transposed ? &go : p.input;
+  const int64_t gch = p.transposed ? p.in_ch : p.out_ch;
+  const int64_t ich = p.transposed ? p.out_ch : p.in_ch;
+  s.gcg = gch / p.groups;
+  s.icg = ich / p.groups;
+  s.rows = s.icg * g.taps();
+  s.positions = g.grid_size();
+  const int64_t g_size[5] = {p.batch, gch, g.grid[0], g.grid[1], g.grid[2]};
+  const int64_t i_size[5] = {p.batch, ich, g.img[0], g.img[1], g.img[2]};
+  for (int i = 0; i < 5; ++i) {
+    s.g_size[i] = g_size[i];
+    s.i_size[i] = i_size[i];
+  }
+  s.wsize = p.w_size[0] * p.w_size[1] * g.taps();
+  return s;
+}
+
+template <typename G>
+bool in_place(const Tensor& dw) {
+  return dw.scalar_type() == dtype_of<G>() && dw.is_contiguous();
+}
+
+int64_t numel5(const int64_t* sizes) {
+  return sizes[0] * sizes[1] * sizes[2] * sizes[3] * sizes[4];
+}
+
+template <typename G>
+size_t weight_grad_scratch(const ConvProblem& p, const Tensor& go, const Tensor& dw) {
+  const GradShape s = grad_shape(p, go);
+  ScratchSize size;
+  if (!in_place<G>(dw)) size.add<G>(s.wsize);
+  if (s.gt->scalar_type() != dtype_of<G>()) size.add<G>(numel5(s.g_size));
+  if (s.it->scalar_type() != dtype_of<G>()) size.add<G>(numel5(s.i_size));
+  const int64_t per_pos = (s.rows + s.gcg) * static_cast<int64_t>(sizeof(G));
+  int64_t lc = kConvTileBytes / per_pos;
+  if (lc > s.positions) lc = s.positions;
+  if (lc < 1) lc = 1;
+  size.add<G>(s.rows * lc);
+  size.add<G>(s.gcg * lc);
+  return size.bytes() + kTempSlack;
+}
+
 template <typename G>
 Error weight_grad(KernelContext& ctx, const ConvProblem& p, const Tensor& go, Tensor& dw) {
   const WindowGeom& g = p.g;
-  const Tensor& gt = p.transposed ? *p.input : go;
-  const Tensor& it = p.transposed ? go : *p.input;
-  const int64_t gch = p.transposed ? p.in_ch : p.out_ch;
-  const int64_t ich = p.transposed ? p.out_ch : p.in_ch;
-  const int64_t gcg = gch / p.groups;
-  const int64_t icg = ich / p.groups;
-  const int64_t rows = icg * g.taps();
-  const int64_t positions = g.grid_size();
+  const GradShape s = grad_shape(p, go);
+  const Tensor& gt = *s.gt;
+  const Tensor& it = *s.it;
+  const int64_t gcg = s.gcg;
+  const int64_t icg = s.icg;
+  const int64_t rows = s.rows;
+  const int64_t positions = s.positions;
   int64_t g_st[5], i_st[5];
   conv_strides5(gt, g_st);
   conv_strides5(it, i_st);
-  const int64_t g_size[5] = {p.batch, gch, g.grid[0], g.grid[1], g.grid[2]};
-  const int64_t i_size[5] = {p.batch, ich, g.img[0], g.img[1], g.img[2]};
-  const bool in_place = dw.scalar_type() == dtype_of<G>() && dw.is_contiguous();
-  const int64_t wsize = p.w_size[0] * p.w_size[1] * g.taps();
-  G* acc = in_place ? static_cast<G*>(dw.mutable_data())
-                    : (ctx.temp != nullptr ? ctx.temp->allocate_array<G>(static_cast<size_t>(wsize))
-                                           : nullptr);
+  const int64_t* g_size = s.g_size;
+  const int64_t* i_size = s.i_size;
+  const int64_t wsize = s.wsize;
+  const bool write_in_place = in_place<G>(dw);
+  G* acc = write_in_place
+               ? static_cast<G*>(dw.mutable_data())
+               : (ctx.temp != nullptr ? ctx.temp->allocate_array<G>(static_cast<size_t>(wsize))
+                                      : nullptr);
   const G* gbuf = conv_operand<G>(ctx, gt, g_size, g_st);
   const G* ibuf = conv_operand<G>(ctx, it, i_size, i_st);
   if (acc == nullptr || gbuf == nullptr || ibuf == nullptr) return too_small();
@@ -96,11 +157,20 @@ Error weight_grad(KernelContext& ctx, const ConvProblem& p, const Tensor& go, Te
       }
     }
   }
-  if (!in_place) store_weight<G>(acc, p, dw);
+  if (!write_in_place) store_weight<G>(acc, p, dw);
   return Error::Ok;
 }
 
 }  // namespace
+
+size_t conv_weight_grad_scratch(const ConvProblem& p, const Tensor& grad_output,
+                                const Tensor& dw) {
+  if (p.groups < 1) return 0;
+  if (compute_kind(dw.scalar_type()) == ComputeKind::Double) {
+    return weight_grad_scratch<double>(p, grad_output, dw);
+  }
+  return weight_grad_scratch<float>(p, grad_output, dw);
+}
 
 Error conv_weight_grad(KernelContext& context, const ConvProblem& p, const Tensor& grad_output,
                        Tensor& dw) {

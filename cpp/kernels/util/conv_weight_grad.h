@@ -13,6 +13,11 @@ namespace tri {
 // p is the forward problem (p.input = the forward input, p.weight its
 // weight; out unused); dw has the weight's shape. Fails only with
 // MemoryAllocationFailed (temp too small), before writing dw.
+// The temp conv_weight_grad takes: a converted copy of each operand that
+// needs one, the weight-shaped sum unless dw takes it in place, and a tile.
+size_t conv_weight_grad_scratch(const ConvProblem& p, const Tensor& grad_output,
+                                const Tensor& dw);
+
 Error conv_weight_grad(KernelContext& context, const ConvProblem& p, const Tensor& grad_output,
                        Tensor& dw);
 

@@ -4,6 +4,7 @@
 
 #include "cpp/kernels/util/dtype_dispatch.h"
 #include "cpp/kernels/util/index_walk.h"
+#include "cpp/kernels/util/scratch_size.h"
 #include "cpp/runtime/core/memory_allocator.h"
 
 namespace tri {
@@ -57,6 +58,16 @@ Error expand_mask(KernelContext& ctx, const Tensor& mask, int32_t first_dim, Ind
 }
 
 }  // namespace
+
+size_t index_plan_scratch(Span<Tensor* const> indices) {
+  ScratchSize size;
+  for (const Tensor* t : indices) {
+    const bool is_mask = t != nullptr && (t->scalar_type() == ScalarType::Bool ||
+                                          t->scalar_type() == ScalarType::Byte);
+    if (is_mask && t->dim() > 0) size.add<int64_t>(static_cast<int64_t>(t->numel()) * t->dim());
+  }
+  return size.bytes();
+}
 
 Error make_index_plan(KernelContext& ctx, const TensorView& self, Span<Tensor* const> indices,
                       IndexPlan* plan) {

@@ -32,6 +32,10 @@ struct IndexPlan {
 
 // Checks the indices against self (kinds, mask shapes, broadcasting, index
 // values) and fills `plan`.
+// The temp make_index_plan takes: each boolean mask's coordinates, at most
+// one per mask element.
+size_t index_plan_scratch(Span<Tensor* const> indices);
+
 Error make_index_plan(KernelContext& ctx, const TensorView& self, Span<Tensor* const> indices,
                       IndexPlan* plan);
 

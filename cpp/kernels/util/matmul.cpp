@@ -6,6 +6,7 @@
 #include "cpp/kernels/util/dtype_dispatch.h"
 #include "cpp/kernels/util/gemm.h"
 #include "cpp/kernels/util/resize.h"
+#include "cpp/kernels/util/scratch_size.h"
 
 namespace tri {
 namespace {
@@ -109,6 +110,30 @@ AnyMat any_mat(const Tensor& t, int32_t d0, int32_t d1) {
   const int64_t es = static_cast<int64_t>(t.element_size());
   return AnyMat{static_cast<char*>(t.mutable_data()), t.scalar_type(), t.strides()[d0] * es,
                 t.strides()[d1] * es};
+}
+
+size_t matmul_scratch(ScalarType type, int64_t m, int64_t n, int64_t k) {
+  if (m <= 0 || n <= 0 || k <= 0) return 0;
+  const bool wide = type == ScalarType::Float || type == ScalarType::Double || type == ScalarType::Long;
+  if (wide) {
+    // run_native packs one operand: b, or a when it swaps for a column-major out.
+    const int64_t packed = k * (m > n ? m : n);
+    return type == ScalarType::Float ? ScratchSize().add<float>(packed).bytes()
+                                     : ScratchSize().add<double>(packed).bytes();
+  }
+  ScratchSize s;
+  if (compute_kind(type) == ComputeKind::Int) {
+    s.add<int64_t>(m * k).add<int64_t>(k * n).add<int64_t>(m * n);
+  } else {
+    s.add<float>(m * k).add<float>(k * n).add<float>(m * n);
+  }
+  return s.bytes();
+}
+
+size_t carved_matmul_scratch(ScalarType type, int64_t m, int64_t n, int64_t k) {
+  const size_t inner = matmul_scratch(type, m, n, k);
+  // carve_rest keeps two alignments back, and its own block may be padded.
+  return inner == 0 ? 0 : inner + 3 * kDefaultAlignment;
 }
 
 MemoryAllocator carve_rest(MemoryAllocator* temp) {

@@ -23,6 +23,15 @@ AnyMat any_mat(const Tensor& t, int32_t d0 = 0, int32_t d1 = 1);
 void matmul_any(KernelContext& context, int64_t m, int64_t n, int64_t k, const AnyMat& a,
                 const AnyMat& b, const AnyMat& c);
 
+// The temp matmul_any takes for a [m, k] @ [k, n] product of `type` on its
+// fast path: a packed copy of b (or of a, for a column-major out), or a, b
+// and c converted to the compute type.
+size_t matmul_scratch(ScalarType type, int64_t m, int64_t n, int64_t k);
+
+// The same, for a kernel that hands matmul_any the rest of temp through
+// carve_rest.
+size_t carved_matmul_scratch(ScalarType type, int64_t m, int64_t n, int64_t k);
+
 // A bump allocator over all of temp's remaining space, so a kernel can
 // reset() it between iterations (temp itself only resets between calls).
 MemoryAllocator carve_rest(MemoryAllocator* temp);

@@ -5,6 +5,7 @@
 
 #include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/reduce.h"
+#include "cpp/kernels/util/scratch_size.h"
 
 namespace tri {
 namespace {
@@ -123,6 +124,31 @@ Error sort_rows_in(MemoryAllocator* temp, const Tensor& self, int32_t d, int64_t
 }
 
 }  // namespace
+
+namespace {
+
+template <typename C>
+size_t sort_scratch_in(int64_t n) {
+  if (n <= SortScratch<C>::kInline) return 0;
+  ScratchSize size;
+  size.add<C>(2 * n);
+  size.add<int64_t>(2 * n);
+  return size.bytes();
+}
+
+}  // namespace
+
+size_t sort_rows_scratch(const Tensor& self, int64_t dim) {
+  const int64_t rank = self.dim();
+  const int64_t d = dim < 0 ? dim + rank : dim;
+  if (rank > 0 && (d < 0 || d >= rank)) return 0;
+  const int64_t n = rank == 0 ? 1 : self.size(static_cast<int32_t>(d));
+  switch (compute_kind(self.scalar_type())) {
+    case ComputeKind::Int: return sort_scratch_in<int64_t>(n);
+    case ComputeKind::Float: return sort_scratch_in<float>(n);
+    default: return sort_scratch_in<double>(n);
+  }
+}
 
 Error sort_rows_into(MemoryAllocator* temp, const Tensor& self, int32_t d, int64_t k,
                      bool descending, Tensor& values, Tensor& indices, const char* op) {

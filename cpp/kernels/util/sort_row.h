@@ -37,6 +37,10 @@ struct SortScratch {
 Error sort_rows_into(MemoryAllocator* temp, const Tensor& self, int32_t d, int64_t k,
                      bool descending, Tensor& values, Tensor& indices, const char* op);
 
+// The temp sort_rows_into takes to sort self's rows along `dim` (not yet
+// normalized; a bad dim takes nothing, and the kernel reports it).
+size_t sort_rows_scratch(const Tensor& self, int64_t dim);
+
 extern template void sort_pairs<int64_t>(int64_t*, int64_t*, int64_t, bool, int64_t*, int64_t*);
 extern template void sort_pairs<float>(float*, int64_t*, int64_t, bool, float*, int64_t*);
 extern template void sort_pairs<double>(double*, int64_t*, int64_t, bool, double*, int64_t*);

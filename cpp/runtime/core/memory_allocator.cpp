@@ -16,6 +16,7 @@ void* MemoryAllocator::allocate(size_t size, size_t alignment) {
     return nullptr;
   }
   used_ += padding + size;
+  if (used_ > peak_) peak_ = used_;
   return reinterpret_cast<void*>(aligned);
 }
 

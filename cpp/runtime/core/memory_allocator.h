@@ -54,6 +54,8 @@ class MemoryAllocator {
 
   size_t used() const { return used_; }
   size_t capacity() const { return size_; }
+  // The most ever in use at once, resets included: what a trial run took.
+  size_t peak() const { return peak_; }
   // Whether a request failed for lack of room since the last reset(), so a
   // caller sizing by trial (method_builder.h) can tell "too small" from
   // other failures.
@@ -67,6 +69,7 @@ class MemoryAllocator {
   uint8_t* base_ = nullptr;
   size_t size_ = 0;
   size_t used_ = 0;
+  size_t peak_ = 0;
   bool exhausted_ = false;
 };
 

@@ -161,6 +161,22 @@ Error build_instruction(const InstructionRef& in, size_t num_instructions, Span<
   return fail(Error::InvalidProgram, "instruction of unknown kind %d", static_cast<int>(in.kind));
 }
 
+// The scratch the method's kernels need: the most any one instruction takes,
+// since scratch is reset between instructions. Instructions see their
+// arguments at the sizes the build gave them (bounded tensors at their bound).
+size_t kernel_scratch_bytes(Span<const Instruction> instructions, Span<const ResolvedOperator> ops) {
+  size_t most = 0;
+  for (const Instruction& instr : instructions) {
+    if (instr.kind != InstructionKind::KernelCall || instr.target >= ops.size()) continue;
+    const KernelEntry* kernel = ops[instr.target].kernel;
+    if (kernel == nullptr || kernel->scratch == nullptr) continue;
+    KernelArgs args(instr.args, instr.num_args);
+    const size_t bytes = kernel->scratch(args);
+    if (bytes > most) most = bytes;
+  }
+  return most;
+}
+
 void destroy_delegates(Span<DelegateInstance> delegates) {
   for (DelegateInstance& d : delegates) {
     if (d.backend != nullptr && d.handle != nullptr) d.backend->destroy(d.handle);
@@ -276,6 +292,18 @@ Result<MethodPlan> build(const MethodSource& source, MemoryManager& memory,
       pass_context.sizing = sizing;
       TRI_TRY_CONTEXT(run_method_passes(pass_context, &instructions, &ops), "method '%s'", name);
     }
+  }
+
+  // Kernels never run short of scratch: sizing reports what they take, and
+  // a build given less refuses to load rather than fail at run time.
+  const size_t kernel_scratch = kernel_scratch_bytes(instructions, ops);
+  if (sizing) {
+    if (kernel_scratch > needs->temp_bytes) needs->temp_bytes = kernel_scratch;
+  } else {
+    const size_t given = memory.temp != nullptr ? memory.temp->capacity() : 0;
+    TRI_CHECK(kernel_scratch <= given, Error::MemoryAllocationFailed,
+              "method '%s' needs %zu bytes of kernel scratch memory, %zu were given", name,
+              kernel_scratch, given);
   }
 
   // Delegates see the method's own named data first, then external files.

@@ -23,6 +23,13 @@ struct KernelContext {
 // order, then the out tensors, then the returned values (which alias outs).
 using KernelFn = Error (*)(KernelContext& context, KernelArgs& args);
 
+// Bytes of KernelContext::temp a kernel takes for these arguments, at their
+// planned sizes (for bounded tensors, their upper bounds). Methods size the
+// scratch arena at load from the largest instruction, so a kernel with this
+// function never runs short of scratch. Arguments it cannot make sense of
+// count 0: the kernel itself reports them when it runs.
+using KernelScratchFn = size_t (*)(KernelArgs& args);
+
 struct KernelEntry {
   // Full schema name, e.g. "aten::add.out" (no overload: "aten::foo").
   const char* name = nullptr;
@@ -30,6 +37,8 @@ struct KernelEntry {
   // Expected number of KernelCall arguments; -1 when it varies.
   int32_t num_args = -1;
   const void* user_data = nullptr;
+  // Kernels that use KernelContext::temp say how much; nullptr: none.
+  KernelScratchFn scratch = nullptr;
 };
 
 constexpr size_t kMaxRegisteredKernels = 2048;

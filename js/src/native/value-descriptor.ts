@@ -6,6 +6,7 @@
 
 import { assertDType, type DType } from '../dtype.js';
 import { ErrorCode, TridentError } from '../errors.js';
+import { intValue } from '../values.js';
 import type { TridentModule } from './types.js';
 
 const RECORD_BYTES = 112;
@@ -25,6 +26,27 @@ export type RawValue =
   | { kind: 'TensorList' | 'OptionalTensorList'; items: RawValue[] }
   /** A value a format hands over as JSON text (TFRT function results). */
   | { kind: 'Json'; text: string };
+
+/** The kinds that map to one plain JS value, the same for outputs and JS kernels' arguments. */
+export type ScalarRecord = Extract<RawValue, { kind: 'Int' | 'Double' | 'Bool' | 'String' | 'None' }>;
+
+const SCALAR_KINDS: ReadonlySet<string> = new Set(['Int', 'Double', 'Bool', 'String', 'None']);
+
+export function isScalarRecord(value: { kind: string }): value is ScalarRecord {
+  return SCALAR_KINDS.has(value.kind);
+}
+
+/** Ints as numbers when exact (else bigint), None as null. */
+export function scalarValue(value: ScalarRecord): number | bigint | boolean | string | null {
+  switch (value.kind) {
+    case 'Int':
+      return intValue(value.value);
+    case 'None':
+      return null;
+    default:
+      return value.value;
+  }
+}
 
 interface Layout {
   size: number;

@@ -166,6 +166,47 @@ TEST_F(MethodBuilderTest, SizingRunsTheSameBuildAndIsExact) {
   EXPECT_EQ(again.error(), Error::MemoryAllocationFailed);
 }
 
+// A kernel that declares 5000 bytes of scratch (KernelEntry::scratch) and
+// fails when it cannot have them: out = self.
+size_t scratchy_scratch(KernelArgs&) { return 5000; }
+
+Error scratchy_out(KernelContext& context, KernelArgs& args) {
+  TRI_CHECK(context.temp != nullptr && context.temp->allocate(5000) != nullptr,
+            Error::MemoryAllocationFailed, "scratchy: no scratch");
+  TRI_ASSIGN_OR_RETURN(Tensor* self, args.tensor(0));
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(1));
+  std::memcpy(out->mutable_data(), self->data(), self->nbytes());
+  return Error::Ok;
+}
+
+TEST_F(MethodBuilderTest, SizesKernelScratchAndRefusesToBuildWithLess) {
+  static const KernelEntry kScratchy = {"trident_test::scratchy.out", &scratchy_out, 3, nullptr,
+                                        &scratchy_scratch};
+  ASSERT_EQ(register_kernel(kScratchy, /*replace=*/true), Error::Ok);
+  source_.ops = {{"trident_test::scratchy", "out"}};
+  std::vector<int32_t> args = {0, 2, 2};
+  source_.instructions = {add_call(args)};
+  Result<Method> method = build();
+  ASSERT_TRUE(method.ok()) << last_error_message();
+  EXPECT_EQ(needs_.temp_bytes, 5000u);
+  // Exactly the declared scratch runs.
+  temp_alloc_ = MemoryAllocator(scratch_, 5000);
+  method_alloc_ = MemoryAllocator(arena_, needs_.method_bytes);
+  Result<Method> exact = build_method(source_, memory_, MethodLoadOptions());
+  ASSERT_TRUE(exact.ok()) << last_error_message();
+  const SizesType two[] = {2};
+  ASSERT_TRUE(exact->prepare_input_tensor(0, Span<const SizesType>(two, 1)).ok());
+  ASSERT_TRUE(exact->prepare_input_tensor(1, Span<const SizesType>(two, 1)).ok());
+  EXPECT_EQ(exact->execute(), Error::Ok) << last_error_message();
+  // One byte less is refused at load, not at the first run.
+  temp_alloc_ = MemoryAllocator(scratch_, 4999);
+  method_alloc_ = MemoryAllocator(arena_, needs_.method_bytes);
+  const std::string error = error_of(build_method(source_, memory_, MethodLoadOptions()));
+  EXPECT_NE(error.find("needs 5000 bytes of kernel scratch memory, 4999 were given"),
+            std::string::npos)
+      << error;
+}
+
 TEST_F(MethodBuilderTest, ATrialTooSmallSaysSoAndOtherFailuresDoNot) {
   Result<MethodMemoryNeeds> small = size(64);
   ASSERT_FALSE(small.ok());

@@ -16,11 +16,22 @@ Error KernelTest::call(const char* name, std::vector<EValue*> args) {
   EXPECT_EQ(entry->num_args, static_cast<int32_t>(args.size())) << name;
   clear_error();
   temp_.reset();
-  KernelContext context;
-  context.temp = use_temp_ ? &temp_ : nullptr;
-  context.user_data = entry->user_data;
   KernelArgs kernel_args(args.data(), args.size());
-  return entry->fn(context, kernel_args);
+  // With the default temp, a kernel gets exactly the scratch it declares
+  // (KernelEntry::scratch; none without one), as a method whose largest need
+  // is this call's would give it at load. So every kernel test also checks
+  // the declaration: a kernel that runs out of it, or uses temp without
+  // declaring any, fails here. Tests that shrink temp_ keep their own.
+  const bool exact = use_temp_ && temp_.capacity() == temp_buffer_.size();
+  std::vector<uint8_t> declared(exact && entry->scratch != nullptr ? entry->scratch(kernel_args) : 0);
+  MemoryAllocator declared_temp(declared.data(), declared.size());
+  KernelContext context;
+  context.temp = exact ? &declared_temp : (use_temp_ ? &temp_ : nullptr);
+  context.user_data = entry->user_data;
+  const Error error = entry->fn(context, kernel_args);
+  EXPECT_FALSE(exact && declared_temp.exhausted())
+      << name << " ran out of the " << declared.size() << " bytes of scratch it declares";
+  return error;
 }
 
 Error KernelTest::call_out(const char* name, std::vector<EValue*> inputs, Tensor* out) {

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "cpp/kernels/kernels.h"
 #include "cpp/runtime/kernel/operator_registry.h"
 
 namespace tri {
@@ -29,6 +30,32 @@ TEST(KernelTable, EveryEntryIsRegisteredOnceWithItsArity) {
     ASSERT_NE(k, nullptr) << e.name;
     EXPECT_EQ(k->num_args, e.num_args) << e.name;
   }
+}
+
+struct ScratchEntry {
+  const char* name;
+  KernelScratchFn scratch;
+};
+
+const ScratchEntry kScratchTable[] = {
+#define TRI_KERNEL_SCRATCH(name, function) {name, &kernels::function},
+#include "cpp/kernels/tables/scratch.inc"
+#undef TRI_KERNEL_SCRATCH
+};
+
+// A scratch row whose name matches no kernel would leave that kernel
+// without its declaration (kernel_test.cpp would then catch it using temp).
+TEST(KernelTable, EveryScratchRowNamesARegisteredKernelOnce) {
+  std::set<std::string> seen;
+  for (const ScratchEntry& e : kScratchTable) {
+    EXPECT_TRUE(seen.insert(e.name).second) << "duplicate scratch row " << e.name;
+    const KernelEntry* k = find_kernel(e.name);
+    ASSERT_NE(k, nullptr) << e.name;
+    EXPECT_EQ(k->scratch, e.scratch) << e.name;
+  }
+  size_t declared = 0;
+  for (const TableEntry& e : kTable) declared += find_kernel(e.name)->scratch != nullptr;
+  EXPECT_EQ(declared, sizeof(kScratchTable) / sizeof(kScratchTable[0]));
 }
 
 TEST(KernelTable, CoversTheCorpusPortableOps) {
