@@ -141,6 +141,7 @@ Error run(KernelContext& ctx, const ConvProblem& p) {
   const int64_t left = static_cast<int64_t>(temp_left(ctx.temp));
   if (left < fixed + per_pos) return too_small(fixed + per_pos - left);
   int64_t lc = (left - fixed) / per_pos;
+  if (lc > kConvTileBytes / per_pos) lc = kConvTileBytes / per_pos;
   if (lc > positions) lc = positions;
   if (lc < 1) lc = 1;
   G* w = w_native ? static_cast<G*>(p.weight->mutable_data())

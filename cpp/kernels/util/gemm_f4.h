@@ -60,7 +60,16 @@ inline void f4_max_index(F4& best, v128_t& index, F4 v, int32_t i) {
 }
 using I4 = v128_t;
 inline I4 i4_splat(int32_t x) { return wasm_i32x4_splat(x); }
+inline I4 i4_make(int32_t a, int32_t b, int32_t c, int32_t d) { return wasm_i32x4_make(a, b, c, d); }
+inline I4 i4_add(I4 a, I4 b) { return wasm_i32x4_add(a, b); }
 inline void i4_store(int32_t* p, I4 v) { wasm_v128_store(p, v); }
+inline F4 f4_make(float a, float b, float c, float d) { return wasm_f32x4_make(a, b, c, d); }
+// f4_max_index with an index per lane.
+inline void f4_max_index4(F4& best, I4& index, F4 v, I4 i) {
+  const v128_t take = wasm_v128_or(wasm_f32x4_gt(v, best), wasm_f32x4_ne(v, v));
+  best = wasm_v128_bitselect(v, best, take);
+  index = wasm_v128_bitselect(i, index, take);
+}
 #else
 struct F4 {
   float v[4];
@@ -115,8 +124,22 @@ struct I4 {
   int32_t v[4];
 };
 inline I4 i4_splat(int32_t x) { return I4{{x, x, x, x}}; }
+inline I4 i4_make(int32_t a, int32_t b, int32_t c, int32_t d) { return I4{{a, b, c, d}}; }
+inline I4 i4_add(I4 a, I4 b) {
+  for (int l = 0; l < 4; ++l) a.v[l] += b.v[l];
+  return a;
+}
 inline void i4_store(int32_t* p, I4 v) {
   for (int l = 0; l < 4; ++l) p[l] = v.v[l];
+}
+inline F4 f4_make(float a, float b, float c, float d) { return F4{{a, b, c, d}}; }
+inline void f4_max_index4(F4& best, I4& index, F4 v, I4 i) {
+  for (int l = 0; l < 4; ++l) {
+    if (v.v[l] > best.v[l] || v.v[l] != v.v[l]) {
+      best.v[l] = v.v[l];
+      index.v[l] = i.v[l];
+    }
+  }
 }
 inline void f4_max_index(F4& best, I4& index, F4 v, int32_t i) {
   for (int l = 0; l < 4; ++l) {

@@ -6,6 +6,7 @@
 
 #include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/pool_channels_last.h"
+#include "cpp/kernels/util/pool_max_plane.h"
 #include "cpp/kernels/util/resize.h"
 #include "cpp/kernels/util/simd.h"
 #include "cpp/runtime/platform/parallel.h"
@@ -134,47 +135,8 @@ void pool_plane(const PoolProblem& p, const Elem<C>& el, C init, const Plane& pl
   }
 }
 
-// 2D float max pooling of one contiguous-row plane: pool_plane's Max branch
-// with direct float pointers and the row clipping hoisted out of the
-// column loop (resnet18's stem pool spent 45 ns per output in the generic
-// loop). Same window order and NaN rule, so the same values and indices.
-void max_plane_f32_2d(const WindowGeom& g, const Plane& pl) {
-  const int64_t row_stride = pl.ist[1] / static_cast<int64_t>(sizeof(float));
-  const int64_t col_stride = pl.ist[2] / static_cast<int64_t>(sizeof(float));
-  const float* in = reinterpret_cast<const float*>(pl.in);
-  for (int64_t oh = 0; oh < g.grid[1]; ++oh) {
-    int64_t h0 = oh * g.s[1] - g.p[1];
-    while (h0 < 0) h0 += g.d[1];
-    int64_t h1 = oh * g.s[1] - g.p[1] + (g.k[1] - 1) * g.d[1] + 1;
-    if (h1 > g.img[1]) h1 = g.img[1];
-    float* out = reinterpret_cast<float*>(pl.out + oh * pl.ost[1]);
-    const int64_t out_step = pl.ost[2] / static_cast<int64_t>(sizeof(float));
-    int64_t* idx = pl.idx + oh * pl.xst[1];
-    for (int64_t ow = 0; ow < g.grid[2]; ++ow) {
-      int64_t w0 = ow * g.s[2] - g.p[2];
-      while (w0 < 0) w0 += g.d[2];
-      int64_t w1 = ow * g.s[2] - g.p[2] + (g.k[2] - 1) * g.d[2] + 1;
-      if (w1 > g.img[2]) w1 = g.img[2];
-      float best = -std::numeric_limits<float>::infinity();
-      int64_t best_i = h0 * g.img[2] + w0;
-      for (int64_t h = h0; h < h1; h += g.d[1]) {
-        const float* row = in + h * row_stride;
-        for (int64_t w = w0; w < w1; w += g.d[2]) {
-          const float v = row[w * col_stride];
-          if (v > best || v != v) {
-            best = v;
-            best_i = h * g.img[2] + w;
-          }
-        }
-      }
-      out[ow * out_step] = best;
-      idx[ow * pl.xst[2]] = best_i;
-    }
-  }
-}
-
 template <typename C>
-void pool_all(const PoolProblem& p, int32_t nsp) {
+void pool_all(const PoolProblem& p, int32_t nsp, bool vector) {
   const Tensor& in = *p.in;
   const int64_t es = static_cast<int64_t>(in.element_size());
   int64_t ist[5], ost[5], xst[5] = {};
@@ -206,7 +168,11 @@ void pool_all(const PoolProblem& p, int32_t nsp) {
       }
       if constexpr (std::is_same<C, float>::value) {
         if (p.kind == PoolKind::Max && el.direct && nsp == 2) {
-          max_plane_f32_2d(p.g, pl);
+          constexpr int64_t f = sizeof(float);
+          const MaxPlane mp{reinterpret_cast<const float*>(pl.in), reinterpret_cast<float*>(pl.out),
+                            pl.idx, pl.ist[1] / f, pl.ist[2] / f, pl.ost[1] / f, pl.ost[2] / f,
+                            pl.xst[1], pl.xst[2]};
+          max_plane_f32_2d(p.g, mp, vector);
           continue;
         }
       }
@@ -252,9 +218,9 @@ void run_pool(const PoolProblem& p, int32_t nsp, bool vector) {
     return;
   }
   switch (compute_kind(p.in->scalar_type())) {
-    case ComputeKind::Float: return pool_all<float>(p, nsp);
-    case ComputeKind::Double: return pool_all<double>(p, nsp);
-    default: return pool_all<int64_t>(p, nsp);
+    case ComputeKind::Float: return pool_all<float>(p, nsp, vector);
+    case ComputeKind::Double: return pool_all<double>(p, nsp, vector);
+    default: return pool_all<int64_t>(p, nsp, vector);
   }
 }
 

@@ -54,8 +54,9 @@ Error plan_pool_grid(int32_t nsp, bool ceil_mode, WindowGeom& g);
 // over self.
 Error pool_into(PoolProblem& p, Tensor& self, Tensor& out, Tensor* indices, int32_t nsp);
 
-// `vector` (default simd_enabled()) takes the f32x4 channels-last path
-// (pool_channels_last.h) where it applies.
+// `vector` (default simd_enabled()) takes the f32x4 paths where they apply:
+// channels-last (pool_channels_last.h) and 2D float max pooling by rows
+// (pool_max_plane.h).
 void run_pool(const PoolProblem& p, int32_t nsp);
 void run_pool(const PoolProblem& p, int32_t nsp, bool vector);
 

@@ -1,7 +1,9 @@
 // Convolution, pooling, bmm / linear, im2col / col2im and distances. Inputs are
 // seq(): ((i * 7) % 11 - 5) / 2; expected values come from torch 1.13.
 #include <cmath>
+#include <limits>
 #include <random>
+#include <string>
 
 #include "cpp/kernels/util/gemm.h"
 #include "cpp/kernels/util/conv_depthwise.h"
@@ -445,6 +447,59 @@ TEST_F(ConvOps, PoolChannelsLastVectorMatchesScalar) {
       }
     }
   }
+}
+
+// The row-wise f32x4 max pool (four output columns at a time, emulated
+// natively) equals the scalar loop: values and indices, with NaNs, ties
+// (rounded values repeat) and -inf windows, over strides, paddings and
+// dilations whose edges fall back to the scalar columns.
+TEST_F(ConvOps, MaxPoolRowsVectorMatchesScalar) {
+  const SizesType h = 9;
+  const SizesType w = 23;
+  std::vector<double> v = seq(static_cast<size_t>(2 * h * w), 0.61);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = std::round(v[i] * 4) / 4;  // ties
+  v[5] = std::nan("");
+  v[31] = std::nan("");
+  v[32] = std::nan("");
+  for (size_t i = 60; i < 70; ++i) v[i] = -std::numeric_limits<double>::infinity();
+  Tensor* x = tf.make(ST::Float, {1, 2, h, w}, v);
+  int cases = 0;
+  for (int64_t k : {2, 3}) {
+    for (int64_t stride : {1, 2, 3}) {
+      for (int64_t pad = 0; pad <= k / 2; ++pad) {
+        for (int64_t dil : {1, 2}) {
+          PoolProblem p;
+          p.kind = PoolKind::Max;
+          p.g.img[1] = h;
+          p.g.img[2] = w;
+          p.g.k[1] = p.g.k[2] = k;
+          p.g.s[1] = p.g.s[2] = stride;
+          p.g.p[1] = p.g.p[2] = pad;
+          p.g.d[1] = p.g.d[2] = dil;
+          for (int i = 1; i < 3; ++i) p.g.grid[i] = window_count(p.g.img[i], k, pad, stride, dil, false);
+          const std::vector<SizesType> shape = {1, 2, static_cast<SizesType>(p.g.grid[1]),
+                                                static_cast<SizesType>(p.g.grid[2])};
+          Tensor* o1 = tf.zeros(ST::Float, shape);
+          Tensor* o2 = tf.zeros(ST::Float, shape);
+          Tensor* i1 = tf.zeros(ST::Long, shape);
+          Tensor* i2 = tf.zeros(ST::Long, shape);
+          p.in = x;
+          p.out = o1;
+          p.indices = i1;
+          run_pool(p, 2, false);
+          p.out = o2;
+          p.indices = i2;
+          run_pool(p, 2, true);
+          const std::string where = "k=" + std::to_string(k) + " s=" + std::to_string(stride) +
+                                    " p=" + std::to_string(pad) + " d=" + std::to_string(dil);
+          EXPECT_VALUES(o2, TensorFactory::values(*o1)) << where;
+          EXPECT_EQ(TensorFactory::values(*i2), TensorFactory::values(*i1)) << where;
+          ++cases;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(cases, 2 * 3 * 2 * 2);
 }
 
 }  // namespace
