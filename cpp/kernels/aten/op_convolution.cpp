@@ -47,6 +47,11 @@ size_t convolution_out_scratch(KernelArgs& args) {
   ConvProblem p;
   int64_t shape[5];
   if (plan_convolution(args, 3, **input, **weight, p, shape) != Error::Ok) return 0;
+  // An out that cannot take the shape fails the kernel; checking it here
+  // also bounds the geometry's products by real tensor sizes.
+  for (int32_t d = 0; d < (*out)->dim(); ++d) {
+    if (shape[d] > (*out)->size(d)) return 0;
+  }
   conv_strides5(**out, p.out_st);
   p.bias = *bias;
   p.out = *out;

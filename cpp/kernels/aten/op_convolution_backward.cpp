@@ -121,6 +121,11 @@ size_t convolution_backward_out_scratch(KernelArgs& args) {
   ConvProblem p;
   int64_t shape[5];
   if (plan_convolution(args, 4, **input, **weight, p, shape) != Error::Ok) return 0;
+  // grad_output must have the forward output's shape (the kernel checks):
+  // that also bounds the geometry's products by real tensor sizes.
+  for (int32_t d = 0; d < (*go)->dim(); ++d) {
+    if (shape[d] != (*go)->size(d)) return 0;
+  }
   size_t most = 0;
   if ((*mask)[1]) most = conv_weight_grad_scratch(p, **go, **dw);
   if ((*mask)[0] && (*dx)->dim() == (*input)->dim()) {

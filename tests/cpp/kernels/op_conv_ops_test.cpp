@@ -449,6 +449,21 @@ TEST_F(ConvOps, PoolChannelsLastVectorMatchesScalar) {
   }
 }
 
+// A transposed convolution whose stride and dilation make an output of
+// 2^60+ elements per dim: the kernel refuses the out, and its scratch
+// function (which the call asks first) answers 0 without overflowing.
+TEST_F(ConvOps, HugeTransposedGeometryDeclaresNoScratch) {
+  Tensor* x = tf.make(ST::Float, {1, 1, 3, 3}, seq(9, 0.5));
+  Tensor* w = tf.make(ST::Float, {1, 1, 2, 2}, {1, 2, 3, 4});
+  Tensor* out = tf.zeros(ST::Float, {1, 1, 4, 4});
+  const int64_t big = int64_t{1} << 30;
+  std::vector<EValue*> args = {t(x), t(w), none(), il({big, big}), il({0, 0}), il({big, big}), b(true),
+                               il({0, 0}), i(1), t(out), t(out)};
+  KernelArgs kernel_args(args.data(), args.size());
+  EXPECT_EQ(find_kernel("aten::convolution.out")->scratch(kernel_args), 0u);
+  EXPECT_NE(call("aten::convolution.out", args), Error::Ok);
+}
+
 // The row-wise f32x4 max pool (four output columns at a time, emulated
 // natively) equals the scalar loop: values and indices, with NaNs, ties
 // (rounded values repeat) and -inf windows, over strides, paddings and
