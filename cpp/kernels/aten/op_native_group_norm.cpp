@@ -2,6 +2,7 @@
 // `group` groups of C / group channels is normalized per sample (biased
 // variance), then scaled per channel. out1 / out2 (mean, rstd) are [N, group].
 #include <cmath>
+#include <cstdint>
 
 #include "cpp/kernels/kernels.h"
 #include "cpp/kernels/util/convert.h"
@@ -111,7 +112,7 @@ Error native_group_norm_out(KernelContext& ctx, KernelArgs& args) {
 size_t group_norm_scratch(KernelArgs& args) {
   Result<int64_t> c = args.int_value(4);
   Result<int64_t> group = args.int_value(6);
-  if (!c.ok() || !group.ok() || *group <= 0) return 0;
+  if (!c.ok() || !group.ok() || *group <= 0 || *c < 0 || *c > INT32_MAX) return 0;
   return ScratchSize().add<double>(2 * (*c / *group)).bytes();
 }
 

@@ -1,6 +1,7 @@
 #include "cpp/kernels/util/matmul.h"
 
 #include <cinttypes>
+#include <cstdint>
 
 #include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/dtype_dispatch.h"
@@ -113,7 +114,10 @@ AnyMat any_mat(const Tensor& t, int32_t d0, int32_t d1) {
 }
 
 size_t matmul_scratch(ScalarType type, int64_t m, int64_t n, int64_t k) {
-  if (m <= 0 || n <= 0 || k <= 0) return 0;
+  // Beyond int32 sizes (only hostile arguments) the kernel's scratch-free
+  // fallback runs, if it gets that far; nothing to declare.
+  constexpr int64_t kMaxDim = INT32_MAX;
+  if (m <= 0 || n <= 0 || k <= 0 || m > kMaxDim || n > kMaxDim || k > kMaxDim) return 0;
   const bool wide = type == ScalarType::Float || type == ScalarType::Double || type == ScalarType::Long;
   if (wide) {
     // run_native packs one operand: b, or a when it swaps for a column-major out.
