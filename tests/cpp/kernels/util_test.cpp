@@ -12,6 +12,7 @@
 #include "cpp/kernels/util/dtype_dispatch.h"
 #include "cpp/kernels/util/dims.h"
 #include "cpp/kernels/util/nd_iter.h"
+#include "cpp/kernels/util/scratch_size.h"
 #include "cpp/kernels/util/type_promotion.h"
 #include "tests/cpp/support/tensor_factory.h"
 
@@ -19,6 +20,29 @@ namespace tri {
 namespace {
 
 using ST = ScalarType;
+
+// ScratchSize counts what MemoryAllocator hands out: blocks of the same
+// counts always fit in the bytes it reports, whatever the buffer's start.
+TEST(ScratchSize, BlocksFitInTheBytesItCounts) {
+  ScratchSize size;
+  size.add<float>(3).add<double>(0).add<int64_t>(5).add<uint8_t>(1);
+  std::vector<uint8_t> buffer(size.bytes() + 64);
+  for (size_t start = 0; start < 64; ++start) {
+    MemoryAllocator temp(buffer.data() + start, size.bytes());
+    EXPECT_NE(temp.allocate_array<float>(3), nullptr) << start;
+    EXPECT_NE(temp.allocate_array<double>(0), nullptr) << start;
+    EXPECT_NE(temp.allocate_array<int64_t>(5), nullptr) << start;
+    EXPECT_NE(temp.allocate_array<uint8_t>(1), nullptr) << start;
+    EXPECT_FALSE(temp.exhausted()) << start;
+  }
+}
+
+TEST(ScratchSize, NegativeCountsAddNothingAndHugeOnesSaturate) {
+  EXPECT_EQ(ScratchSize().add<float>(-5).bytes(), 0u);
+  const size_t huge = ScratchSize().add<double>(INT64_MAX).add<float>(INT64_MAX).bytes();
+  EXPECT_EQ(huge, SIZE_MAX / 2);
+  EXPECT_GT(ScratchSize().add<float>(1).bytes(), sizeof(float));
+}
 
 TEST(TypePromotion, MatchesPromoteTypesTable) {
   struct Case {
