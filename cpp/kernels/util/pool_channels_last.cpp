@@ -9,11 +9,7 @@ namespace {
 
 // A max window starts at its first tap inside the input and ends inside it.
 PoolSpan dim_window(const PoolProblem& p, int i, int64_t o) {
-  PoolSpan w = pool_window_span(p, i, o);
-  if (p.kind != PoolKind::Max) return w;
-  while (w.b < 0) w.b += p.g.d[i];
-  if (w.e > p.g.img[i]) w.e = p.g.img[i];
-  return w;
+  return p.kind == PoolKind::Max ? max_window_taps(p.g, i, o) : pool_window_span(p, i, o);
 }
 
 struct Row {

@@ -3,26 +3,13 @@
 #include <limits>
 
 #include "cpp/kernels/util/gemm_f4.h"
+#include "cpp/kernels/util/pool_window.h"
 
 namespace tri {
 namespace {
 
-// Valid taps of one window along a dim: [b, e) stepping by d from the first
-// tap inside the input.
-struct Taps {
-  int64_t b, e;
-};
-
-Taps taps(const WindowGeom& g, int i, int64_t o) {
-  int64_t b = o * g.s[i] - g.p[i];
-  while (b < 0) b += g.d[i];
-  int64_t e = o * g.s[i] - g.p[i] + (g.k[i] - 1) * g.d[i] + 1;
-  if (e > g.img[i]) e = g.img[i];
-  return Taps{b, e};
-}
-
-void max_scalar(const WindowGeom& g, const MaxPlane& pl, const Taps& th, int64_t oh, int64_t ow) {
-  const Taps tw = taps(g, 2, ow);
+void max_scalar(const WindowGeom& g, const MaxPlane& pl, const PoolSpan& th, int64_t oh, int64_t ow) {
+  const PoolSpan tw = max_window_taps(g, 2, ow);
   float best = -std::numeric_limits<float>::infinity();
   int64_t best_i = th.b * g.img[2] + tw.b;
   for (int64_t h = th.b; h < th.e; h += g.d[1]) {
@@ -48,7 +35,7 @@ inline F4 load_strided(const float* p, int64_t s) {
 
 // Output columns [ow, ow + 4) of row oh, whose windows lie inside the row
 // (no padding or clipping); the caller checked the loads stay in it.
-void max_vector4(const WindowGeom& g, const MaxPlane& pl, const Taps& th, int64_t oh, int64_t ow) {
+void max_vector4(const WindowGeom& g, const MaxPlane& pl, const PoolSpan& th, int64_t oh, int64_t ow) {
   const int64_t s = g.s[2];
   const int64_t w0 = ow * s - g.p[2];
   F4 best = f4_splat(-std::numeric_limits<float>::infinity());
@@ -84,7 +71,7 @@ void max_plane_f32_2d(const WindowGeom& g, const MaxPlane& pl, bool vector) {
   while (v_begin * s - g.p[2] < 0) ++v_begin;
   const bool can = vector && pl.in_col == 1 && g.img[1] * g.img[2] < (int64_t{1} << 31);
   for (int64_t oh = 0; oh < g.grid[1]; ++oh) {
-    const Taps th = taps(g, 1, oh);
+    const PoolSpan th = max_window_taps(g, 1, oh);
     int64_t ow = 0;
     for (; ow < g.grid[2] && (!can || ow < v_begin); ++ow) max_scalar(g, pl, th, oh, ow);
     if (can) {

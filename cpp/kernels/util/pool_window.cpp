@@ -241,6 +241,13 @@ PoolSpan pool_window_span(const PoolProblem& p, int i, int64_t o) {
   return {b, b + (g.k[i] - 1) * g.d[i] + 1, 0};  // Max: dilated, clipped by the caller
 }
 
+PoolSpan max_window_taps(const WindowGeom& g, int i, int64_t o) {
+  int64_t b = o * g.s[i] - g.p[i];
+  const int64_t e = b + (g.k[i] - 1) * g.d[i] + 1;
+  while (b < 0) b += g.d[i];
+  return {b, e > g.img[i] ? g.img[i] : e, 0};
+}
+
 Error read_pool_window(KernelArgs& args, size_t i, int32_t nsp, bool dilation, WindowGeom& g) {
   TRI_TRY(read_window_param(args, i, "kernel_size", nsp, nullptr, 1, g.k));
   TRI_TRY(read_window_param(args, i + 1, "stride", nsp, g.k, 1, g.s));

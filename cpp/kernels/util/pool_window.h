@@ -42,6 +42,10 @@ struct PoolSpan {
 };
 PoolSpan pool_window_span(const PoolProblem& p, int i, int64_t o);
 
+// Max window o's taps along dim i: [b, e) from its first tap inside the
+// input (stepping by g.d[i]) to the input's end at most; full is 0.
+PoolSpan max_window_taps(const WindowGeom& g, int i, int64_t o);
+
 // Reads kernel_size, stride (empty: kernel_size) and padding from args[i],
 // [i + 1] and [i + 2], and dilation from [i + 3] when `dilation`.
 Error read_pool_window(KernelArgs& args, size_t i, int32_t nsp, bool dilation, WindowGeom& g);
