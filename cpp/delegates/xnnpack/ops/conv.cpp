@@ -151,16 +151,31 @@ Error run_gemm_conv(const Node& node, Value* values, RunContext& ctx) {
   const size_t blocks_per_image = (pixels + kIgemmRows - 1) / kIgemmRows;
   const size_t gfloats = group_floats(node);
   const WindowWalker walk(node, x, y);
-  // Work units: blocks of kIgemmRows output pixels of one image, all groups;
-  // each slot (its own pointer block) runs a contiguous range of them.
-  const size_t units = n_images * blocks_per_image;
+  // Work units: a block of kIgemmRows output pixels of one image by a strip
+  // of each group's output channels; each slot (its own pointer block) runs
+  // a contiguous range of them. Small images have fewer pixel blocks than
+  // slots (resnet18's 7x7 stage has one), so their channels are split too:
+  // else one thread runs the whole layer.
+  const size_t pixel_units = n_images * blocks_per_image;
+  size_t strip = s.group_out;
+  if (pixel_units < n_slots) {
+    const size_t strips = (n_slots + pixel_units - 1) / pixel_units;
+    strip = (s.group_out + strips - 1) / strips;
+    strip = (strip + kF32GemmNr - 1) / kF32GemmNr * kF32GemmNr;  // whole packed blocks
+    if (strip > s.group_out) strip = s.group_out;
+  }
+  const size_t strips = (s.group_out + strip - 1) / strip;
+  const size_t strip_floats = f32_gemm_packed_floats(strip, s.ks * s.group_in);
+  const size_t units = pixel_units * strips;
   const size_t pieces = units < n_slots ? units : n_slots;
   parallel_for(pieces, 1, [&](size_t first_piece, size_t end_piece) {
     for (size_t piece = first_piece; piece < end_piece; ++piece) {
       const void** ptrs = slots[piece];
       for (size_t u = units * piece / pieces; u < units * (piece + 1) / pieces; ++u) {
-        const size_t n = u / blocks_per_image;
-        const size_t p0 = (u % blocks_per_image) * kIgemmRows;
+        const size_t n = (u / strips) / blocks_per_image;
+        const size_t p0 = ((u / strips) % blocks_per_image) * kIgemmRows;
+        const size_t j0 = (u % strips) * strip;
+        const size_t ncs = s.group_out - j0 < strip ? s.group_out - j0 : strip;
         const float* image = input + n * x.dim(1) * x.dim(2) * cin;
         float* out_image = output + n * pixels * cout;
         const size_t rows = pixels - p0 < kIgemmRows ? pixels - p0 : kIgemmRows;
@@ -172,9 +187,10 @@ Error run_gemm_conv(const Node& node, Value* values, RunContext& ctx) {
             walk.fill(image, g * s.group_in, zero, p0 + first, mr, kF32GemmMr,
                       ptrs + q * s.ks * kF32GemmMr);
           }
-          f32_igemm_minmax(rows, s.group_out, s.group_in, s.ks,
-                           reinterpret_cast<const float* const*>(ptrs), packed + g * gfloats,
-                           out_image + p0 * cout + g * s.group_out, cout, node.out_min,
+          f32_igemm_minmax(rows, ncs, s.group_in, s.ks,
+                           reinterpret_cast<const float* const*>(ptrs),
+                           packed + g * gfloats + (j0 / strip) * strip_floats,
+                           out_image + p0 * cout + g * s.group_out + j0, cout, node.out_min,
                            node.out_max);
         }
       }
