@@ -3,6 +3,7 @@
 // util/conv_plan; the work is in util/conv_forward.
 #include <cinttypes>
 
+#include "cpp/kernels/aten/op_convolution.h"
 #include "cpp/kernels/kernels.h"
 #include "cpp/kernels/util/conv_plan.h"
 #include "cpp/kernels/util/dtype_dispatch.h"
@@ -12,10 +13,16 @@ namespace tri {
 namespace kernels {
 
 Error convolution_out(KernelContext& context, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(9));
+  return convolution_into(context, args, *out, ChannelAffine());
+}
+
+Error convolution_into(KernelContext& context, KernelArgs& args, Tensor& out_tensor,
+                       const ChannelAffine& affine) {
   TRI_ASSIGN_OR_RETURN(Tensor* input, args.tensor(0));
   TRI_ASSIGN_OR_RETURN(Tensor* weight, args.tensor(1));
   TRI_ASSIGN_OR_RETURN(Tensor* bias, args.optional_tensor(2));
-  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(9));
+  Tensor* out = &out_tensor;
   ConvProblem p;
   int64_t shape[5];
   TRI_TRY(plan_convolution(args, 3, *input, *weight, p, shape));
@@ -31,6 +38,7 @@ Error convolution_out(KernelContext& context, KernelArgs& args) {
   conv_strides5(*out, p.out_st);
   p.bias = bias;
   p.out = out;
+  p.affine = affine;
   if (out->numel() == 0) return Error::Ok;
   return run_convolution(context, p);
 }

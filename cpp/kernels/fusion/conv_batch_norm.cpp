@@ -3,8 +3,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "cpp/kernels/aten/op_convolution.h"
 #include "cpp/kernels/kernels.h"
-#include "cpp/kernels/util/channel_affine.h"
+#include "cpp/kernels/util/copy.h"
 
 namespace tri::kernels {
 namespace {
@@ -248,26 +249,51 @@ Result<EValue**> fused_args(const MethodPassContext& ctx, Span<const Instruction
 }  // namespace
 
 Error conv_affine_clamp_out(KernelContext& context, KernelArgs& args) {
-  TRI_TRY(convolution_out(context, args));
+  TRI_ASSIGN_OR_RETURN(Tensor* input, args.tensor(0));
+  TRI_ASSIGN_OR_RETURN(Tensor* weight, args.tensor(1));
+  TRI_ASSIGN_OR_RETURN(Tensor* bias, args.optional_tensor(2));
   TRI_ASSIGN_OR_RETURN(Tensor* conv_out, args.tensor(kConvOut));
   TRI_ASSIGN_OR_RETURN(Tensor* scale, args.tensor(kScale));
   TRI_ASSIGN_OR_RETURN(Tensor* shift, args.tensor(kShift));
   TRI_ASSIGN_OR_RETURN(const double lo, args.double_value(kLo));
   TRI_ASSIGN_OR_RETURN(const double hi, args.double_value(kHi));
   TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(kLastOut));
-  TRI_CHECK(conv_out->scalar_type() == ScalarType::Float && conv_out->dim() >= 2 &&
-                scale->numel() == static_cast<size_t>(conv_out->size(1)) &&
+  TRI_CHECK(weight->dim() >= 2 && scale->scalar_type() == ScalarType::Float &&
+                shift->scalar_type() == ScalarType::Float && scale->is_contiguous() &&
+                shift->is_contiguous() && scale->numel() == static_cast<size_t>(weight->size(0)) &&
                 shift->numel() == scale->numel(),
             Error::InvalidArgument, "%s: scale and shift must have one value per channel",
             kFusedName);
+  ChannelAffine affine;
+  affine.scale = static_cast<const float*>(scale->data());
+  affine.shift = static_cast<const float*>(shift->data());
+  affine.lo = static_cast<float>(lo);
+  affine.hi = static_cast<float>(hi);
+  // Straight into the last out, unless the memory plan put it over an
+  // operand the convolution still reads: then into the convolution's own
+  // out (the plan keeps that apart from them), moved after.
+  const bool direct = !overlaps(*out, *input) && !overlaps(*out, *weight) &&
+                      (bias == nullptr || !overlaps(*out, *bias));
+  TRI_TRY(convolution_into(context, args, direct ? *out : *conv_out, affine));
+  if (direct) return Error::Ok;
   TRI_TRY(out->resize(conv_out->sizes()));
   for (int32_t d = 0; d < conv_out->dim(); ++d) {
     TRI_CHECK(out->strides()[d] == conv_out->strides()[d], Error::InvalidArgument,
               "%s: out and the convolution's out differ in layout", kFusedName);
   }
-  channel_affine_clamp(*conv_out, *out, static_cast<const float*>(scale->data()),
-                       static_cast<const float*>(shift->data()), static_cast<float>(lo),
-                       static_cast<float>(hi));
+  if (out->data() == conv_out->data()) return Error::Ok;
+  const bool apart = !overlaps(*out, *conv_out);
+  if (conv_out->is_contiguous()) {
+    if (apart) {
+      copy_bytes(out->mutable_data(), conv_out->data(), conv_out->nbytes());
+    } else {
+      memmove(out->mutable_data(), conv_out->data(), conv_out->nbytes());
+    }
+    return Error::Ok;
+  }
+  TRI_CHECK(apart, Error::InvalidArgument, "%s: out lies partly over the convolution's out",
+            kFusedName);
+  copy_view(TensorView::of(*conv_out), TensorView::of(*out));
   return Error::Ok;
 }
 

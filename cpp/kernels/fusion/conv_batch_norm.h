@@ -5,14 +5,17 @@
 // on its output, then often hardtanh.out (ReLU6) or relu.out. The last two
 // are whole passes over memory: on mobilenet_v2 a fifth of the portable
 // path's time. The pass below rewrites such a chain into one KernelCall of
-// trident::conv_affine_clamp.out, which convolves and then applies
-// y = clamp(x * scale[c] + shift[c], lo, hi) in place, with
-// scale = gamma / sqrt(var + eps) and shift = beta - mean * scale computed
-// once at load. It applies only when nothing else can see the intermediate
-// tensors: each is read by the next instruction of the chain alone and is
-// neither a method input nor an output, and the batch norm's parameters are
-// read by that batch norm alone (so they are the file's constants), and the
-// memory plan must not have put the chain's last out over the input.
+// trident::conv_affine_clamp.out, which convolves and applies
+// y = clamp(x * scale[c] + shift[c], lo, hi) to each output value as the
+// convolution finishes it (in the gemm's cached tiles, or the depthwise
+// kernel's rows), with scale = gamma / sqrt(var + eps) and
+// shift = beta - mean * scale computed once at load. It applies only when
+// nothing else can see the intermediate tensors: each is read by the next
+// instruction of the chain alone and is neither a method input nor an
+// output, and the batch norm's parameters are read by that batch norm alone
+// (so they are the file's constants). Where the memory plan put the chain's
+// last out over the convolution's input, the kernel writes the
+// convolution's own out and moves it.
 #pragma once
 
 #include "cpp/runtime/executor/method_pass.h"

@@ -27,6 +27,11 @@ struct TileOut {
   size_t nc;  // 1..16 columns stored
   bool accumulate;  // c += result (later K blocks of the panel path)
   float lo, hi;
+  // The panel path's epilogue, at the tile's first row (all null without):
+  // c + bias, then shift + c * scale, before the clamp.
+  const float* bias;
+  const float* scale;
+  const float* shift;
 };
 
 inline F4 load_columns(const float* row, size_t nc, size_t j) {
@@ -59,6 +64,31 @@ __attribute__((always_inline)) inline void finish_tile(const TileOut* out, F4 c0
     c11 = f4_add(c11, load_columns(c1, nc, 4));
     c12 = f4_add(c12, load_columns(c1, nc, 8));
     c13 = f4_add(c13, load_columns(c1, nc, 12));
+  }
+  // A lone row's second accumulators are its own copy: use its values.
+  const size_t r1 = out->mr > 1 ? 1 : 0;
+  if (out->bias != nullptr) {
+    const F4 b0 = f4_load_splat(out->bias), b1 = f4_load_splat(out->bias + r1);
+    c00 = f4_add(c00, b0);
+    c01 = f4_add(c01, b0);
+    c02 = f4_add(c02, b0);
+    c03 = f4_add(c03, b0);
+    c10 = f4_add(c10, b1);
+    c11 = f4_add(c11, b1);
+    c12 = f4_add(c12, b1);
+    c13 = f4_add(c13, b1);
+  }
+  if (out->scale != nullptr) {
+    const F4 s0 = f4_load_splat(out->scale), t0 = f4_load_splat(out->shift);
+    const F4 s1 = f4_load_splat(out->scale + r1), t1 = f4_load_splat(out->shift + r1);
+    c00 = f4_madd(t0, c00, s0);
+    c01 = f4_madd(t0, c01, s0);
+    c02 = f4_madd(t0, c02, s0);
+    c03 = f4_madd(t0, c03, s0);
+    c10 = f4_madd(t1, c10, s1);
+    c11 = f4_madd(t1, c11, s1);
+    c12 = f4_madd(t1, c12, s1);
+    c13 = f4_madd(t1, c13, s1);
   }
   const F4 lo = f4_splat(out->lo);
   const F4 hi = f4_splat(out->hi);
@@ -182,7 +212,8 @@ void f32_gemm_minmax_2x16(size_t m, size_t nc, size_t k, const float* a, size_t 
       for (size_t i = i0; i < i1; i += kMr) {
         const size_t mr = i1 - i < kMr ? i1 - i : kMr;
         const float* a0 = a + i * a_stride;
-        const TileOut out = {c + i * c_stride + j, c_stride, mr, n, false, min, max};
+        const TileOut out = {c + i * c_stride + j, c_stride, mr, n, false, min, max,
+                             nullptr, nullptr, nullptr};
         tile(k, a0, mr > 1 ? a0 + a_stride : a0, w0, w1, &out);
       }
     }
@@ -199,19 +230,33 @@ void f32_igemm_minmax_2x16(size_t m, size_t nc, size_t kc, size_t ks, const floa
     const float* w1 = n > kPackNr ? w0 + block : w0;
     for (size_t i = 0; i < m; i += kMr) {
       const size_t mr = m - i < kMr ? m - i : kMr;
-      const TileOut out = {c + i * c_stride + j, c_stride, mr, n, false, min, max};
+      const TileOut out = {c + i * c_stride + j, c_stride, mr, n, false, min, max,
+                           nullptr, nullptr, nullptr};
       tile(kc, ks, a + (i / kMr) * ks * kMr, w0, w1, &out);
     }
   }
 }
 
 void f32_gemm_panel_2x16(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
-                         const float* panel, float* c, size_t c_stride, bool accumulate) {
+                         const float* panel, float* c, size_t c_stride, bool accumulate,
+                         const RowEpilogue* epilogue) {
   const PackedTile tile = g_panel_tile;
+  const RowEpilogue none;
+  const RowEpilogue& e = epilogue != nullptr ? *epilogue : none;
+  const bool affine = e.affine.active();
   for (size_t i = 0; i < m; i += kMr) {
     const size_t mr = m - i < kMr ? m - i : kMr;
     const float* a0 = a + i * a_stride;
-    const TileOut out = {c + i * c_stride, c_stride, mr, nc, accumulate, -INFINITY, INFINITY};
+    const TileOut out = {c + i * c_stride,
+                         c_stride,
+                         mr,
+                         nc,
+                         accumulate,
+                         affine ? e.affine.lo : -INFINITY,
+                         affine ? e.affine.hi : INFINITY,
+                         e.bias != nullptr ? e.bias + i : nullptr,
+                         affine ? e.affine.scale + i : nullptr,
+                         affine ? e.affine.shift + i : nullptr};
     tile(kc, a0, mr > 1 ? a0 + a_stride : a0, panel, panel + kPackNr, &out);
   }
 }
@@ -255,13 +300,15 @@ void f32_gemm_minmax_reference(size_t m, size_t nc, size_t k, const float* a, si
 }
 
 void f32_gemm_panel_reference(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
-                              const float* panel, float* c, size_t c_stride, bool accumulate) {
+                              const float* panel, float* c, size_t c_stride, bool accumulate,
+                              const RowEpilogue* epilogue) {
   for (size_t i = 0; i < m; ++i) {
     for (size_t j = 0; j < nc; ++j) {
       float acc = panel[j];
       for (size_t p = 0; p < kc; ++p) acc += a[i * a_stride + p] * panel[(p + 1) * kNr + j];
       c[i * c_stride + j] = accumulate ? acc + c[i * c_stride + j] : acc;
     }
+    if (epilogue != nullptr) finish_row(*epilogue, i, c + i * c_stride, nc);
   }
 }
 
@@ -284,11 +331,12 @@ void f32_igemm_minmax(size_t m, size_t nc, size_t kc, size_t ks, const float* co
 }
 
 void f32_gemm_panel(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
-                    const float* panel, float* c, size_t c_stride, bool accumulate) {
+                    const float* panel, float* c, size_t c_stride, bool accumulate,
+                    const RowEpilogue* epilogue) {
   if (simd_enabled()) {
-    f32_gemm_panel_2x16(m, nc, kc, a, a_stride, panel, c, c_stride, accumulate);
+    f32_gemm_panel_2x16(m, nc, kc, a, a_stride, panel, c, c_stride, accumulate, epilogue);
   } else {
-    f32_gemm_panel_reference(m, nc, kc, a, a_stride, panel, c, c_stride, accumulate);
+    f32_gemm_panel_reference(m, nc, kc, a, a_stride, panel, c, c_stride, accumulate, epilogue);
   }
 }
 

@@ -25,6 +25,8 @@
 
 #include <cstddef>
 
+#include "cpp/kernels/util/channel_affine.h"
+
 namespace tri {
 
 constexpr size_t kF32GemmMr = 2;    // rows per tile
@@ -57,11 +59,14 @@ void f32_igemm_minmax(size_t m, size_t nc, size_t kc, size_t ks, const float* co
 
 // The B panel of the portable gemm: panel[0, 16) the starting row (zeros),
 // then kc rows of 16 columns (columns past nc zero). c = a @ panel for all m
-// rows when !accumulate, c += a @ panel otherwise (the later K blocks).
+// rows when !accumulate, c += a @ panel otherwise (the later K blocks). With
+// an epilogue (the last K block), row i is then finished by its row i, on
+// the accumulators before they are stored.
 constexpr size_t kF32PanelKc = 256;
 inline size_t f32_gemm_panel_floats(size_t kc) { return kF32GemmNr * (kc + 1); }
 void f32_gemm_panel(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
-                    const float* panel, float* c, size_t c_stride, bool accumulate);
+                    const float* panel, float* c, size_t c_stride, bool accumulate,
+                    const RowEpilogue* epilogue = nullptr);
 
 // The tile paths, whatever simd_enabled() says (for tests).
 void f32_gemm_minmax_2x16(size_t m, size_t nc, size_t k, const float* a, size_t a_stride,
@@ -69,7 +74,8 @@ void f32_gemm_minmax_2x16(size_t m, size_t nc, size_t k, const float* a, size_t 
 void f32_igemm_minmax_2x16(size_t m, size_t nc, size_t kc, size_t ks, const float* const* a,
                            const float* packed, float* c, size_t c_stride, float min, float max);
 void f32_gemm_panel_2x16(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
-                         const float* panel, float* c, size_t c_stride, bool accumulate);
+                         const float* panel, float* c, size_t c_stride, bool accumulate,
+                         const RowEpilogue* epilogue = nullptr);
 
 // The scalar references the tiles are tested against (same packed weights).
 void f32_gemm_minmax_reference(size_t m, size_t nc, size_t k, const float* a, size_t a_stride,
@@ -79,6 +85,7 @@ void f32_igemm_minmax_reference(size_t m, size_t nc, size_t kc, size_t ks,
                                 const float* const* a, const float* packed, float* c,
                                 size_t c_stride, float min, float max);
 void f32_gemm_panel_reference(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
-                              const float* panel, float* c, size_t c_stride, bool accumulate);
+                              const float* panel, float* c, size_t c_stride, bool accumulate,
+                              const RowEpilogue* epilogue = nullptr);
 
 }  // namespace tri

@@ -1,5 +1,6 @@
 #include "cpp/kernels/util/conv_depthwise.h"
 
+#include "cpp/kernels/util/channel_affine.h"
 #include "cpp/kernels/util/gemm_f4.h"
 #include "cpp/runtime/platform/parallel.h"
 
@@ -9,6 +10,7 @@ namespace {
 struct Plane {
   const float* in;  // (n, c) plane
   float* out;
+  size_t c;  // its channel
   int64_t ish, isw, osh, osw;  // element strides
   float w[9];
   float bias;
@@ -131,6 +133,17 @@ void row_channels_last(const ConvProblem& p, const float* in, float* out, int64_
   }
 }
 
+// The fused tail over output row oh of a plane, while the row is in cache.
+void finish_plane_row(const ConvProblem& p, const Plane& pl, int64_t oh) {
+  float* o = pl.out + oh * pl.osh;
+  const size_t width = static_cast<size_t>(p.g.grid[2]);
+  if (pl.osw == 1) {
+    affine_clamp_run(p.affine, pl.c, o, width);
+    return;
+  }
+  for (size_t ow = 0; ow < width; ++ow) affine_clamp_run(p.affine, pl.c, o + ow * pl.osw, 1);
+}
+
 }  // namespace
 
 bool depthwise3x3_applies(const ConvProblem& p) {
@@ -164,7 +177,13 @@ void depthwise3x3(KernelContext& ctx, const ConvProblem& p, bool vector) {
         for (size_t r = begin; r < end; ++r) {
           const int64_t n = static_cast<int64_t>(r) / g.grid[1];
           const int64_t oh = static_cast<int64_t>(r) % g.grid[1];
-          row_channels_last(p, in + n * p.in_st[0], out + n * p.out_st[0], oh, wt, bias);
+          float* o = out + n * p.out_st[0];
+          row_channels_last(p, in + n * p.in_st[0], o, oh, wt, bias);
+          if (!p.affine.active()) continue;
+          for (int64_t ow = 0; ow < g.grid[2]; ++ow) {
+            affine_clamp_pixel(p.affine, o + oh * p.out_st[3] + ow * p.out_st[4],
+                               static_cast<size_t>(ch));
+          }
         }
       });
       return;
@@ -181,6 +200,7 @@ void depthwise3x3(KernelContext& ctx, const ConvProblem& p, bool vector) {
       Plane pl;
       pl.in = in + n * p.in_st[0] + c * p.in_st[1];
       pl.out = out + n * p.out_st[0] + c * p.out_st[1];
+      pl.c = static_cast<size_t>(c);
       pl.ish = p.in_st[3];
       pl.isw = p.in_st[4];
       pl.osh = p.out_st[3];
@@ -197,6 +217,7 @@ void depthwise3x3(KernelContext& ctx, const ConvProblem& p, bool vector) {
         } else {
           row_scalar(p, pl, oh);
         }
+        if (p.affine.active()) finish_plane_row(p, pl, oh);
       }
     }
   });

@@ -217,8 +217,21 @@ Error run(KernelContext& ctx, const ConvProblem& p) {
           const MatView<G> b = direct_b ? MatView<G>{img + l0, in_st[1], 1} : MatView<G>{bcols, len, 1};
           G* c0 = direct_c ? out_data + n * p.out_st[0] + gr * ocg * p.out_st[1] + l0 : ccols;
           const int64_t ldc = direct_c ? p.out_st[1] : len;
-          gemm_blocked<G>(ocg, len, icg * ks, MatView<G>{w + gr * ocg * icg * ks, icg * ks, 1}, b, c0,
-                          ldc);
+          const MatView<G> a{w + gr * ocg * icg * ks, icg * ks, 1};
+          if constexpr (std::is_same<G, float>::value) {
+            // Bias and the fused tail inside the gemm, on its cached tiles.
+            RowEpilogue e;
+            e.bias = p.bias != nullptr ? bias + gr * ocg : nullptr;
+            e.affine = p.affine.from(static_cast<size_t>(gr * ocg));
+            gemm_blocked_epilogue(ocg, len, icg * ks, a, b, c0, ldc, e);
+            if (!direct_c) {
+              for (int64_t c = 0; c < ocg; ++c) {
+                store_positions<G>(p, ccols + c * len, len, l0, n, gr * ocg + c, nullptr, g);
+              }
+            }
+            continue;
+          }
+          gemm_blocked<G>(ocg, len, icg * ks, a, b, c0, ldc);
           for (int64_t c = 0; c < ocg; ++c) {
             if (!direct_c) {
               store_positions<G>(p, ccols + c * len, len, l0, n, gr * ocg + c, bias, g);
@@ -287,6 +300,9 @@ size_t convolution_scratch(const ConvProblem& p) {
 }
 
 Error run_convolution(KernelContext& context, const ConvProblem& p) {
+  TRI_CHECK(!p.affine.active() || (!p.transposed && p.out->scalar_type() == ScalarType::Float),
+            Error::InvalidArgument,
+            "convolution: a fused channel affine needs a float32, non-transposed convolution");
   if (depthwise3x3_applies(p)) {
     depthwise3x3(context, p, simd_enabled());
     return Error::Ok;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "cpp/kernels/util/channel_affine.h"
 #include "cpp/kernels/util/conv_geometry.h"
 #include "cpp/runtime/core/tensor.h"
 #include "cpp/runtime/kernel/operator_registry.h"
@@ -29,9 +30,13 @@ struct ConvProblem {
   int64_t out_st[5] = {};
   int64_t w_size[5] = {};
   int64_t w_st[5] = {};
+  // A fused per-channel tail (trident::conv_affine_clamp), applied after
+  // the bias as each output value is finished. Float32, not transposed.
+  ChannelAffine affine;
 };
 
-// Fails only with MemoryAllocationFailed (temp too small), before writing out.
+// Fails with MemoryAllocationFailed (temp too small) before writing out, or
+// InvalidArgument for an affine tail on a problem that cannot take one.
 Error run_convolution(KernelContext& context, const ConvProblem& p);
 
 // The temp run_convolution takes for p (out set): its fixed part and one

@@ -6,6 +6,7 @@
 #include "cpp/kernels/util/dtype_dispatch.h"
 #include "cpp/kernels/util/nd_iter.h"
 #include "cpp/kernels/util/resize.h"
+#include "cpp/runtime/platform/parallel.h"
 
 namespace tri {
 namespace {
@@ -129,6 +130,17 @@ void copy_view(const TensorView& src, const TensorView& dst) {
     }
   }
   convert_view(it, src.type, dst.type);
+}
+
+void copy_bytes(void* dst, const void* src, size_t n) {
+  constexpr size_t kPiece = size_t{256} << 10;
+  char* d = static_cast<char*>(dst);
+  const char* s = static_cast<const char*>(src);
+  parallel_for((n + kPiece - 1) / kPiece, 1, [&](size_t begin, size_t end) {
+    const size_t from = begin * kPiece;
+    const size_t to = end * kPiece < n ? end * kPiece : n;
+    std::memcpy(d + from, s + from, to - from);
+  });
 }
 
 void copy_reshape(const TensorView& src, const TensorView& dst) {

@@ -15,6 +15,10 @@ void copy_view(const TensorView& src, const TensorView& dst);
 // shapes may differ but the element counts must match (view/reshape).
 void copy_reshape(const TensorView& src, const TensorView& dst);
 
+// memcpy of n bytes between buffers that do not overlap, spread over the
+// thread pool in pieces of 256 KiB.
+void copy_bytes(void* dst, const void* src, size_t n);
+
 // Copies convert like ATen's copy_: any of kAllTypes to any other.
 Error check_copy_dtypes(const Tensor& self, const Tensor& out);
 

@@ -94,6 +94,19 @@ void gemm_blocked(int64_t m, int64_t n, int64_t k, MatView<T> a, MatView<T> b, T
   }
 }
 
+void gemm_blocked_epilogue(int64_t m, int64_t n, int64_t k, MatView<float> a, MatView<float> b,
+                           float* c, int64_t ldc, const RowEpilogue& e) {
+  if (simd_enabled()) {
+    gemm_f32_packed(m, n, k, a, b, c, ldc, &e);
+    return;
+  }
+  gemm_blocked<float>(m, n, k, a, b, c, ldc);
+  if (!e.active()) return;
+  for (int64_t i = 0; i < m; ++i) {
+    finish_row(e, static_cast<size_t>(i), c + i * ldc, static_cast<size_t>(n));
+  }
+}
+
 template void gemm_blocked<float>(int64_t, int64_t, int64_t, MatView<float>, MatView<float>,
                                   float*, int64_t);
 template void gemm_blocked<double>(int64_t, int64_t, int64_t, MatView<double>,

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "cpp/kernels/util/cast.h"
+#include "cpp/kernels/util/channel_affine.h"
 
 namespace tri {
 
@@ -56,6 +57,11 @@ void gemm_reference(int64_t m, int64_t n, int64_t k, MatView<T> a, MatView<T> b,
 template <typename T>
 void gemm_blocked(int64_t m, int64_t n, int64_t k, MatView<T> a, MatView<T> b, T* c,
                   int64_t ldc);
+
+// gemm_blocked<float>, with row i of C then finished by e's row i: inside
+// the SIMD gemm's tiles while they are in cache, else in a pass after it.
+void gemm_blocked_epilogue(int64_t m, int64_t n, int64_t k, MatView<float> a, MatView<float> b,
+                           float* c, int64_t ldc, const RowEpilogue& e);
 
 extern template void gemm_blocked<float>(int64_t, int64_t, int64_t, MatView<float>,
                                          MatView<float>, float*, int64_t);

@@ -37,7 +37,9 @@ struct GemmTask {
   size_t m, n, k, ldc, ldb, m_blocks, rows_per_block;
   MatView<float> a, b;
   float* c;
+  const RowEpilogue* epilogue;
 };
+
 
 // One K block (rows p0..p0+kc of B) of one task.
 void run_gemm_tile(const GemmTask& t, size_t index, size_t p0) {
@@ -51,14 +53,15 @@ void run_gemm_tile(const GemmTask& t, size_t index, size_t p0) {
   const bool a_rows_contiguous = t.a.cs == 1;
   alignas(16) float a_rows[kF32GemmMr * kKc];
   const size_t lda = static_cast<size_t>(t.a.rs);
-  {
-    const size_t kc = t.k - p0 < kKc ? t.k - p0 : kKc;
-    pack_panel(t.b.data + p0 * t.ldb + j0, t.ldb, kc, nc, panel);
-    if (a_rows_contiguous) {
-      f32_gemm_panel(i1 - i0, nc, kc, t.a.data + i0 * lda + p0, lda, panel, t.c + i0 * t.ldc + j0,
-                     t.ldc, p0 > 0);
-      return;
-    }
+  const size_t kc = t.k - p0 < kKc ? t.k - p0 : kKc;
+  // The epilogue goes with the last K block, into the microkernel.
+  const bool last = p0 + kc == t.k && t.epilogue != nullptr;
+  pack_panel(t.b.data + p0 * t.ldb + j0, t.ldb, kc, nc, panel);
+  if (a_rows_contiguous) {
+    const RowEpilogue e = last ? t.epilogue->from(i0) : RowEpilogue();
+    f32_gemm_panel(i1 - i0, nc, kc, t.a.data + i0 * lda + p0, lda, panel, t.c + i0 * t.ldc + j0,
+                   t.ldc, p0 > 0, last ? &e : nullptr);
+  } else {
     for (size_t i = i0; i < i1; i += kF32GemmMr) {
       const size_t rows = i1 - i < kF32GemmMr ? i1 - i : kF32GemmMr;
       for (size_t r = 0; r < rows; ++r) {
@@ -67,7 +70,9 @@ void run_gemm_tile(const GemmTask& t, size_t index, size_t p0) {
                                          static_cast<int64_t>(p0 + p) * t.a.cs];
         }
       }
-      f32_gemm_panel(rows, nc, kc, a_rows, kKc, panel, t.c + i * t.ldc + j0, t.ldc, p0 > 0);
+      const RowEpilogue e = last ? t.epilogue->from(i) : RowEpilogue();
+      f32_gemm_panel(rows, nc, kc, a_rows, kKc, panel, t.c + i * t.ldc + j0, t.ldc, p0 > 0,
+                     last ? &e : nullptr);
     }
   }
 }
@@ -79,7 +84,7 @@ constexpr size_t kParallelMacs = size_t{1} << 16;
 }  // namespace
 
 void gemm_f32_packed(int64_t m64, int64_t n64, int64_t k64, MatView<float> a, MatView<float> b,
-                     float* c, int64_t ldc64) {
+                     float* c, int64_t ldc64, const RowEpilogue* epilogue) {
   // size_t indices: int64 arithmetic is slower in wasm32's loops.
   const size_t m = static_cast<size_t>(m64), n = static_cast<size_t>(n64);
   const size_t k = static_cast<size_t>(k64), ldc = static_cast<size_t>(ldc64);
@@ -87,10 +92,12 @@ void gemm_f32_packed(int64_t m64, int64_t n64, int64_t k64, MatView<float> a, Ma
   if (k == 0) {
     for (size_t i = 0; i < m; ++i) {
       for (size_t j = 0; j < n; ++j) c[i * ldc + j] = 0.0f;
+      if (epilogue != nullptr) finish_row(*epilogue, i, c + i * ldc, n);
     }
     return;
   }
-  GemmTask task{m, n, k, ldc, static_cast<size_t>(b.rs), 1, m, a, b, c};
+  if (epilogue != nullptr && !epilogue->active()) epilogue = nullptr;
+  GemmTask task{m, n, k, ldc, static_cast<size_t>(b.rs), 1, m, a, b, c, epilogue};
   const size_t panels = (n + kNr - 1) / kNr;
   const size_t threads = parallel_threads();
   const bool parallel = threads > 1 && m * n * k >= kParallelMacs;

@@ -7,12 +7,15 @@
 
 #include <cstdint>
 
+#include "cpp/kernels/util/channel_affine.h"
 #include "cpp/kernels/util/gemm.h"
 
 namespace tri {
 
-// c[i * ldc + j] = sum_p a(i, p) * b(p, j); b.cs must be 1.
+// c[i * ldc + j] = sum_p a(i, p) * b(p, j); b.cs must be 1. With an
+// epilogue, the microkernel finishes each row with it in the last K block,
+// before the tile is stored.
 void gemm_f32_packed(int64_t m, int64_t n, int64_t k, MatView<float> a, MatView<float> b,
-                     float* c, int64_t ldc);
+                     float* c, int64_t ldc, const RowEpilogue* epilogue = nullptr);
 
 }  // namespace tri

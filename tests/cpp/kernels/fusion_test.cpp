@@ -24,6 +24,13 @@ std::vector<double> ramp(size_t n, double scale, double offset) {
   return v;
 }
 
+// The convolution's shape: [1, in, h, h] input, [out, in / groups, k, k]
+// weight; the default is a plain 3x3 convolution.
+struct ChainGeometry {
+  int32_t in = 2, out = 3, k = 3, groups = 1, stride = 1, pad = 1, h = 5;
+  std::vector<DimOrderType> order = {};  // the input's and outs' dim order
+};
+
 // conv(x) -> batch norm -> activation ("hardtanh", "relu" or none) as
 // hand-built KernelCalls over one value table.
 class ConvBnChain {
@@ -34,31 +41,47 @@ class ConvBnChain {
     kMin, kMax, kActOut, kNumValues
   };
 
-  explicit ConvBnChain(const char* activation) : activation_(activation) {
-    const int32_t c = 3;
+  using Geometry = ChainGeometry;
+
+  explicit ConvBnChain(const char* activation, Geometry geo = Geometry())
+      : activation_(activation), geo_(std::move(geo)) {
+    const Geometry& g = geo_;
+    const int32_t c = g.out;
+    const int32_t o = (g.h + 2 * g.pad - g.k) / g.stride + 1;
+    const size_t xn = static_cast<size_t>(g.in * g.h * g.h);
+    const size_t wn = static_cast<size_t>(c * (g.in / g.groups) * g.k * g.k);
+    out_sizes_ = {1, c, o, o};
+    // Per-channel parameters repeat these three values.
+    auto per_channel = [c](std::initializer_list<double> three) {
+      std::vector<double> v(static_cast<size_t>(c));
+      for (size_t i = 0; i < v.size(); ++i) v[i] = three.begin()[i % 3];
+      return v;
+    };
     values_.resize(kNumValues);
-    values_[kX] = EValue::from_tensor(tf_.make(ScalarType::Float, {1, 2, 5, 5}, ramp(50, 1.0, 0.1)));
-    values_[kW] = EValue::from_tensor(tf_.make(ScalarType::Float, {c, 2, 3, 3}, ramp(54, 0.5, 0.0)));
-    values_[kBias] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, {0.25, -0.5, 1.0}));
-    values_[kStride] = *tf_.int_list({1, 1});
-    values_[kPad] = *tf_.int_list({1, 1});
+    values_[kX] = EValue::from_tensor(
+        tf_.make(ScalarType::Float, {1, g.in, g.h, g.h}, ramp(xn, 1.0, 0.1), g.order));
+    values_[kW] = EValue::from_tensor(
+        tf_.make(ScalarType::Float, {c, g.in / g.groups, g.k, g.k}, ramp(wn, 0.5, 0.0)));
+    values_[kBias] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({0.25, -0.5, 1.0})));
+    values_[kStride] = *tf_.int_list({g.stride, g.stride});
+    values_[kPad] = *tf_.int_list({g.pad, g.pad});
     values_[kDil] = *tf_.int_list({1, 1});
     values_[kTransposed] = EValue::from_bool(false);
     values_[kOutPad] = *tf_.int_list({0, 0});
-    values_[kGroups] = EValue::from_int(1);
-    values_[kConvOut] = EValue::from_tensor(tf_.zeros(ScalarType::Float, {1, c, 5, 5}));
-    values_[kGamma] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, {1.5, 0.5, -2.0}));
-    values_[kBeta] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, {0.1, 2.0, -0.3}));
-    values_[kMean] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, {0.2, -1.0, 0.5}));
-    values_[kVar] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, {0.9, 2.5, 0.04}));
+    values_[kGroups] = EValue::from_int(g.groups);
+    values_[kConvOut] = EValue::from_tensor(tf_.zeros(ScalarType::Float, out_sizes_, g.order));
+    values_[kGamma] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({1.5, 0.5, -2.0})));
+    values_[kBeta] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({0.1, 2.0, -0.3})));
+    values_[kMean] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({0.2, -1.0, 0.5})));
+    values_[kVar] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({0.9, 2.5, 0.04})));
     values_[kMomentum] = EValue::from_double(0.1);
     values_[kEps] = EValue::from_double(1e-5);
-    values_[kBnOut] = EValue::from_tensor(tf_.zeros(ScalarType::Float, {1, c, 5, 5}));
+    values_[kBnOut] = EValue::from_tensor(tf_.zeros(ScalarType::Float, out_sizes_, g.order));
     values_[kSaveMean] = EValue::from_tensor(tf_.zeros(ScalarType::Float, {0}));
     values_[kSaveInvstd] = EValue::from_tensor(tf_.zeros(ScalarType::Float, {0}));
     values_[kMin] = EValue::from_double(0.0);
     values_[kMax] = EValue::from_int(6);
-    values_[kActOut] = EValue::from_tensor(tf_.zeros(ScalarType::Float, {1, c, 5, 5}));
+    values_[kActOut] = EValue::from_tensor(tf_.zeros(ScalarType::Float, out_sizes_, g.order));
 
     ops_ = {{find_kernel("aten::convolution.out"), "aten::convolution.out"},
             {find_kernel("aten::_native_batch_norm_legit_no_training.out"),
@@ -137,6 +160,8 @@ class ConvBnChain {
   }
 
   const char* activation_;
+  Geometry geo_;
+  std::vector<SizesType> out_sizes_;
   TensorFactory tf_;
   std::vector<EValue> values_;
   std::vector<ResolvedOperator> ops_;
@@ -292,6 +317,83 @@ TEST(ConvBatchNormFusion, TheLastOutMayBeTheConvolutionsOwnMemory) {
   ASSERT_EQ(chain.fuse(), Error::Ok);
   ASSERT_EQ(chain.num_instructions(), 1u);
   expect_close(chain.run(), unfused);
+}
+
+}  // namespace
+}  // namespace tri
+
+namespace tri {
+namespace {
+
+// The fused tail runs inside each convolution path (im2col + gemm, 1x1
+// straight from the image, grouped, the depthwise kernel's planar and
+// channels-last rows), writing the last out directly: the convolution's
+// own out is never touched.
+TEST(ConvBatchNormFusion, EveryConvolutionPathFinishesInPlace) {
+  using G = ConvBnChain::Geometry;
+  const std::vector<DimOrderType> nhwc = {0, 2, 3, 1};
+  struct Case {
+    const char* name;
+    G geo;
+  };
+  const Case cases[] = {
+      {"3x3 stride 2", G{2, 5, 3, 1, 2, 1, 7, {}}},
+      {"1x1", G{6, 4, 1, 1, 1, 0, 5, {}}},
+      {"1x1 channels-last", G{6, 4, 1, 1, 1, 0, 5, nhwc}},
+      {"grouped", G{4, 6, 3, 2, 1, 1, 5, {}}},
+      {"depthwise", G{5, 5, 3, 5, 1, 1, 9, {}}},
+      {"depthwise stride 2", G{5, 5, 3, 5, 2, 1, 9, {}}},
+      {"depthwise channels-last", G{8, 8, 3, 8, 1, 1, 6, nhwc}},
+  };
+  for (const Case& c : cases) {
+    for (const char* activation : {"hardtanh", "relu", "none"}) {
+      SCOPED_TRACE(::testing::Message() << c.name << ", " << activation);
+      ConvBnChain chain(activation, c.geo);
+      chain.init_spans();
+      const std::vector<double> unfused = chain.run();
+      // Zero the convolution's out again: the unfused run wrote it.
+      Tensor& conv_out = chain.value(ConvBnChain::kConvOut).to_tensor();
+      memset(conv_out.mutable_data(), 0, conv_out.nbytes());
+      ASSERT_EQ(chain.fuse(), Error::Ok) << last_error_message();
+      ASSERT_EQ(chain.num_instructions(), 1u);
+      expect_close(chain.run(), unfused);
+      for (double v : TensorFactory::values(conv_out)) ASSERT_EQ(v, 0.0);
+    }
+  }
+}
+
+// A plan may put the last out over the convolution's input (dead after it):
+// the kernel then convolves into the convolution's own out and moves it.
+TEST(ConvBatchNormFusion, ALastOutOverTheInputGoesThroughTheConvolutionsOut) {
+  ConvBnChain chain("hardtanh");
+  std::vector<float> buffer(200, 0.0f);
+  const SizesType x_sizes[] = {1, 2, 5, 5}, out_sizes[] = {1, 3, 5, 5};
+  const std::vector<double> x_values = TensorFactory::values(chain.value(ConvBnChain::kX).to_tensor());
+  Tensor x, conv_out, last_out;
+  ASSERT_EQ(x.init(ScalarType::Float, Span<const SizesType>(x_sizes, 4), {}, buffer.data(),
+                   50 * sizeof(float), ShapeDynamism::Static),
+            Error::Ok);
+  ASSERT_EQ(last_out.init(ScalarType::Float, Span<const SizesType>(out_sizes, 4), {}, buffer.data() + 10,
+                          75 * sizeof(float), ShapeDynamism::Static),
+            Error::Ok);
+  ASSERT_EQ(conv_out.init(ScalarType::Float, Span<const SizesType>(out_sizes, 4), {}, buffer.data() + 120,
+                          75 * sizeof(float), ShapeDynamism::Static),
+            Error::Ok);
+  chain.value(ConvBnChain::kX) = EValue::from_tensor(&x);
+  chain.value(ConvBnChain::kConvOut) = EValue::from_tensor(&conv_out);
+  chain.value(ConvBnChain::kActOut) = EValue::from_tensor(&last_out);
+  auto load_x = [&] {
+    for (size_t i = 0; i < x_values.size(); ++i) buffer[i] = static_cast<float>(x_values[i]);
+  };
+  load_x();
+  chain.init_spans();
+  const std::vector<double> unfused = chain.run();
+  load_x();
+  ASSERT_EQ(chain.fuse(), Error::Ok);
+  ASSERT_EQ(chain.num_instructions(), 1u);
+  expect_close(chain.run(), unfused);
+  // It went through the convolution's out, which holds the same values.
+  expect_close(TensorFactory::values(conv_out), unfused);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Convolution, pooling, bmm / linear, im2col / col2im and distances. Inputs are
 // seq(): ((i * 7) % 11 - 5) / 2; expected values come from torch 1.13.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -357,6 +358,30 @@ TEST_F(ConvOps, DepthwiseVectorPathsMatchScalar) {
           depthwise3x3(ctx, p, true);
           EXPECT_EQ(TensorFactory::values(*o_ref), TensorFactory::values(*o_vec))
               << "cl=" << cl << " stride=" << stride << " pad=" << pad << " w=" << w;
+          // A fused tail: both paths give the plain result, finished value
+          // by value (clamps that bite on both sides).
+          std::vector<float> scale(c), shift(c);
+          for (SizesType ch = 0; ch < c; ++ch) {
+            scale[ch] = 0.5f + 0.25f * static_cast<float>(ch) * (ch % 2 == 0 ? 1.f : -1.f);
+            shift[ch] = 0.3f * static_cast<float>(ch) - 0.6f;
+          }
+          p.affine.scale = scale.data();
+          p.affine.shift = shift.data();
+          p.affine.lo = -1.5f;
+          p.affine.hi = 2.0f;
+          std::vector<double> want = TensorFactory::values(*o_ref);
+          for (size_t e = 0; e < want.size(); ++e) {
+            const size_t ch = (e / static_cast<size_t>(oh * ow)) % static_cast<size_t>(c);
+            const float y = shift[ch] + static_cast<float>(want[e]) * scale[ch];
+            want[e] = std::min(std::max(y, -1.5f), 2.0f);
+          }
+          for (bool vector : {false, true}) {
+            Tensor* o_fused = tf.zeros(ST::Float, {2, c, oh, ow}, order);
+            p.out = o_fused;
+            depthwise3x3(ctx, p, vector);
+            EXPECT_EQ(TensorFactory::values(*o_fused), want) << "fused, vector=" << vector;
+          }
+          p.affine = ChannelAffine();
           // And the op (im2col + gemm or this path) agrees with both.
           Tensor* o_op = tf.zeros(ST::Float, {2, c, oh, ow}, order);
           ASSERT_EQ(conv(x, wt, bias, {stride}, {pad}, {1}, false, {0}, c, o_op), Error::Ok);

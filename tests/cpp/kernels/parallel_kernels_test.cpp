@@ -3,6 +3,7 @@
 // order as serially.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -92,6 +93,57 @@ TEST_F(ParallelKernels, GemmPanelsAndRowBlocks) {
     set_parallel_runner(nullptr);
     gemm_reference<float>(m, n, k, {a.data(), k, 1}, {bm.data(), n, 1}, ref.data(), n);
     for (size_t i = 0; i < c.size(); ++i) ASSERT_NEAR(c[i], ref[i], 1e-4 * (1 + std::abs(ref[i])));
+  }
+}
+
+// The epilogue (bias, then the fused affine and clamp) runs once per row,
+// after the last K block, on whichever thread computed the tile: the result
+// is the plain gemm's, finished value by value.
+TEST_F(ParallelKernels, GemmEpilogueFinishesEachValueOnce) {
+  for (const std::tuple<int64_t, int64_t, int64_t>& size :
+       {std::tuple<int64_t, int64_t, int64_t>{67, 150, 300}, {301, 20, 70}, {9, 49, 600},
+        {5, 7, 0}, {3, 33, 1}}) {
+    const int64_t m = std::get<0>(size), n = std::get<1>(size), k = std::get<2>(size);
+    const std::vector<double> av = random_values(static_cast<size_t>(m * k), 6);
+    const std::vector<double> bv = random_values(static_cast<size_t>(k * n), 7);
+    const std::vector<double> sv = random_values(static_cast<size_t>(3 * m), 8);
+    std::vector<float> a(av.begin(), av.end()), bm(bv.begin(), bv.end());
+    std::vector<float> bias(sv.begin(), sv.begin() + m), scale(sv.begin() + m, sv.begin() + 2 * m),
+        shift(sv.begin() + 2 * m, sv.end());
+    const int64_t ldc = n + 2;  // columns past n stay untouched
+    std::vector<float> plain(static_cast<size_t>(m * ldc), 42.f);
+    gemm_f32_packed(m, n, k, {a.data(), k, 1}, {bm.data(), n, 1}, plain.data(), ldc);
+    for (int variant = 0; variant < 3; ++variant) {
+      SCOPED_TRACE(::testing::Message() << m << "x" << n << "x" << k << " variant " << variant);
+      RowEpilogue e;
+      if (variant != 1) e.bias = bias.data();
+      if (variant != 0) {
+        e.affine.scale = scale.data();
+        e.affine.shift = shift.data();
+        e.affine.lo = -0.5f;
+        e.affine.hi = 0.75f;
+      }
+      std::vector<float> want = plain;
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          float y = want[static_cast<size_t>(i * ldc + j)];
+          if (e.bias != nullptr) y += bias[static_cast<size_t>(i)];
+          if (e.affine.active()) {
+            y = shift[static_cast<size_t>(i)] + y * scale[static_cast<size_t>(i)];
+            y = std::min(std::max(y, e.affine.lo), e.affine.hi);
+          }
+          want[static_cast<size_t>(i * ldc + j)] = y;
+        }
+      }
+      for (bool threads : {false, true}) {
+        host::ThreadPool pool(3);
+        set_parallel_runner(threads ? &pool.runner() : nullptr);
+        std::vector<float> c(static_cast<size_t>(m * ldc), 42.f);
+        gemm_f32_packed(m, n, k, {a.data(), k, 1}, {bm.data(), n, 1}, c.data(), ldc, &e);
+        set_parallel_runner(nullptr);
+        for (size_t x = 0; x < c.size(); ++x) ASSERT_EQ(c[x], want[x]) << "element " << x;
+      }
+    }
   }
 }
 

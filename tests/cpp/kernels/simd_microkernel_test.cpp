@@ -83,6 +83,25 @@ TEST(SimdMicrokernels, PanelTilesMatchTheReferenceAndAccumulate) {
           f32_gemm_panel_reference(m, nc, kc, a.data(), a_stride, panel.data(), want.data(),
                                    c_stride, accumulate);
           expect_same(got, want, accumulate ? "panel, accumulating" : "panel");
+          // With an epilogue (bias, affine and a clamp that bites), per row.
+          const std::vector<float> rows = random_floats(3 * m, 29);
+          RowEpilogue e;
+          e.bias = rows.data();
+          e.affine.scale = rows.data() + m;
+          e.affine.shift = rows.data() + 2 * m;
+          e.affine.lo = -0.25f;
+          e.affine.hi = 0.5f;
+          for (int variant = 0; variant < 3; ++variant) {
+            RowEpilogue ev = e;
+            if (variant == 1) ev.bias = nullptr;
+            if (variant == 2) ev.affine = ChannelAffine();
+            std::vector<float> got_e = random_floats(m * c_stride, 31), want_e = got_e;
+            f32_gemm_panel_2x16(m, nc, kc, a.data(), a_stride, panel.data(), got_e.data(),
+                                c_stride, accumulate, &ev);
+            f32_gemm_panel_reference(m, nc, kc, a.data(), a_stride, panel.data(), want_e.data(),
+                                     c_stride, accumulate, &ev);
+            expect_same(got_e, want_e, "panel with an epilogue");
+          }
         }
       }
     }
