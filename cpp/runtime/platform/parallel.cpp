@@ -13,25 +13,47 @@ thread_local bool t_inside = false;
 // More chunks than threads, so a thread the OS descheduled holds back only a
 // small part of the range.
 constexpr size_t kChunksPerThread = 4;
+// Threads one job spreads over (the Job lives on the caller's stack).
+constexpr uint32_t kMaxJobThreads = 32;
+
+// Each thread owns a contiguous share of the chunks and runs it first, in
+// order; one that finishes early then takes chunks from the others'
+// shares. Owning a share keeps a kernel's data where the last kernel left
+// it, when both split their range alike (an XNNPACK gemm's pixel rows, then
+// a depthwise convolution's): with chunks handed out first come first
+// served, half of a small layer's input sat in the other core's cache, and
+// mobilenet_v2's depthwise layers from 56x56 down ran no faster on two
+// threads than on one.
+struct alignas(64) Share {
+  std::atomic<size_t> next{0};
+  size_t end = 0;
+};
 
 struct Job {
   ParallelTask task;
   void* context;
   size_t n;
   size_t chunk;
-  std::atomic<size_t> next{0};
+  uint32_t threads;
+  Share shares[kMaxJobThreads];
 };
 
-void run_chunks(void* context, uint32_t /*thread*/) {
-  Job& job = *static_cast<Job*>(context);
-  const bool was_inside = t_inside;
-  t_inside = true;
+// Runs the chunks of `share` until none is left.
+void drain(Job& job, Share& share) {
   for (;;) {
-    const size_t begin = job.next.fetch_add(job.chunk, std::memory_order_relaxed);
-    if (begin >= job.n) break;
+    const size_t c = share.next.fetch_add(1, std::memory_order_relaxed);
+    if (c >= share.end) return;
+    const size_t begin = c * job.chunk;
     const size_t end = job.n - begin < job.chunk ? job.n : begin + job.chunk;
     job.task(job.context, begin, end);
   }
+}
+
+void run_chunks(void* context, uint32_t thread) {
+  Job& job = *static_cast<Job*>(context);
+  const bool was_inside = t_inside;
+  t_inside = true;
+  for (uint32_t i = 0; i < job.threads; ++i) drain(job, job.shares[(thread + i) % job.threads]);
   t_inside = was_inside;
 }
 
@@ -54,7 +76,8 @@ uint32_t parallel_threads() {
 void parallel_for(size_t n, size_t min_chunk, ParallelTask task, void* context) {
   if (n == 0) return;
   if (min_chunk == 0) min_chunk = 1;
-  const uint32_t threads = t_inside ? 1 : parallel_threads();
+  uint32_t threads = t_inside ? 1 : parallel_threads();
+  if (threads > kMaxJobThreads) threads = kMaxJobThreads;
   size_t pieces = (n + min_chunk - 1) / min_chunk;
   if (threads <= 1 || pieces <= 1) {
     task(context, 0, n);
@@ -65,8 +88,17 @@ void parallel_for(size_t n, size_t min_chunk, ParallelTask task, void* context) 
   size_t chunk = (n + pieces - 1) / pieces;
   if (chunk < min_chunk) chunk = min_chunk;
   pieces = (n + chunk - 1) / chunk;
-  Job job{task, context, n, chunk};
   const uint32_t used = pieces < threads ? static_cast<uint32_t>(pieces) : threads;
+  Job job;
+  job.task = task;
+  job.context = context;
+  job.n = n;
+  job.chunk = chunk;
+  job.threads = used;
+  for (uint32_t t = 0; t < used; ++t) {
+    job.shares[t].next.store(pieces * t / used, std::memory_order_relaxed);
+    job.shares[t].end = pieces * (t + 1) / used;
+  }
   g_runner->run(g_runner->self, used, run_chunks, &job);
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -108,6 +109,36 @@ TEST(ParallelFor, SpreadsOverThreadsAndNestedCallsStayOnTheirThread) {
   });
   EXPECT_EQ(outer_ids.size(), 2u);
   EXPECT_EQ(nested_elsewhere.load(), 0);
+}
+
+TEST(ParallelFor, AThreadHeldUpLosesTheRestOfItsShareToTheOthers) {
+  // Eight chunks, four in each thread's share. Whichever thread runs chunk
+  // 0 waits there until every other chunk is done, so the other thread
+  // must take the rest of chunk 0's share too (else this would wait out
+  // the 10 s guard and fail).
+  PoolScope scope(2);
+  std::vector<std::atomic<int>> hits(8);
+  std::atomic<int> others_done{0};
+  std::atomic<bool> timed_out{false};
+  parallel_for(8, 1, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      if (i == 0) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (others_done.load() < 7) {
+          if (std::chrono::steady_clock::now() > deadline) {
+            timed_out = true;
+            break;
+          }
+          std::this_thread::yield();
+        }
+      } else {
+        others_done.fetch_add(1);
+      }
+      hits[i].fetch_add(1);
+    }
+  });
+  EXPECT_FALSE(timed_out.load());
+  for (size_t i = 0; i < 8; ++i) EXPECT_EQ(hits[i].load(), 1) << i;
 }
 
 TEST(ParallelFor, ThreadLimitOfOneKeepsEverythingOnTheCaller) {

@@ -9,6 +9,9 @@ namespace {
 // Below this many multiply-adds the call stays on one thread.
 constexpr size_t kParallelMacs = size_t{1} << 16;
 constexpr size_t kPiecesPerThread = 4;
+// Row blocks at least this tall when only rows split: the microkernel's
+// own row block, so each task still reads a weight strip once per 64 rows.
+constexpr size_t kMinRowsPerBlock = 64;
 
 }  // namespace
 
@@ -20,22 +23,34 @@ void parallel_f32_gemm_minmax(size_t m, size_t nc, size_t k, const float* a, siz
     f32_gemm_minmax(m, nc, k, a, a_stride, packed, c, c_stride, min, max);
     return;
   }
-  // Column strips of one tile width start on a packed block boundary.
-  const size_t strips = (nc + kF32GemmNr - 1) / kF32GemmNr;
   const size_t want = threads * kPiecesPerThread;
-  size_t row_blocks = strips >= want ? 1 : (want + strips - 1) / strips;
+  // Tasks are blocks of rows by strips of columns. With rows enough, only
+  // rows split: each thread then writes whole pixels (NHWC rows), the
+  // pixels the next depthwise convolution's rows read on the same thread
+  // (parallel_for keeps each thread on its own share of the range).
+  // Column strips of one tile width start on a packed block boundary.
+  size_t strip = kF32GemmNr;
+  size_t row_blocks = 0;
+  if (m >= want * kMinRowsPerBlock) {
+    strip = nc;
+    row_blocks = want;
+  } else {
+    const size_t strips = (nc + kF32GemmNr - 1) / kF32GemmNr;
+    row_blocks = strips >= want ? 1 : (want + strips - 1) / strips;
+  }
+  const size_t strips = (nc + strip - 1) / strip;
   size_t rows = (m + row_blocks - 1) / row_blocks;
   rows = (rows + kF32GemmMr - 1) / kF32GemmMr * kF32GemmMr;
   row_blocks = (m + rows - 1) / rows;
-  const size_t strip_floats = f32_gemm_packed_floats(kF32GemmNr, k);
+  const size_t strip_floats = f32_gemm_packed_floats(strip, k);
   parallel_for(strips * row_blocks, 1, [&](size_t begin, size_t end) {
     for (size_t t = begin; t < end; ++t) {
-      const size_t j0 = (t / row_blocks) * kF32GemmNr;
+      const size_t j0 = (t / row_blocks) * strip;
       const size_t i0 = (t % row_blocks) * rows;
       const size_t mc = m - i0 < rows ? m - i0 : rows;
-      const size_t ncs = nc - j0 < kF32GemmNr ? nc - j0 : kF32GemmNr;
+      const size_t ncs = nc - j0 < strip ? nc - j0 : strip;
       f32_gemm_minmax(mc, ncs, k, a + i0 * a_stride, a_stride,
-                      packed + (j0 / kF32GemmNr) * strip_floats, c + i0 * c_stride + j0, c_stride,
+                      packed + (j0 / strip) * strip_floats, c + i0 * c_stride + j0, c_stride,
                       min, max);
     }
   });

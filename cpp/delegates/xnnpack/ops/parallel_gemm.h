@@ -6,8 +6,9 @@
 
 namespace tri::xnnpack {
 
-// f32_gemm_minmax over blocks of rows and of 16 columns, in parallel when
-// the pool has threads and the product is large enough.
+// f32_gemm_minmax over blocks of rows (and of 16 columns when the rows are
+// few), in parallel when the pool has threads and the product is large
+// enough.
 void parallel_f32_gemm_minmax(size_t m, size_t nc, size_t k, const float* a, size_t a_stride,
                               const float* packed, float* c, size_t c_stride, float min,
                               float max);
