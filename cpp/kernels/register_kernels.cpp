@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "cpp/kernels/fusion/conv_batch_norm.h"
+#include "cpp/kernels/fusion/fold_constants.h"
 #include "cpp/kernels/kernels.h"
 #include "cpp/runtime/executor/method_pass.h"
 
@@ -41,7 +42,9 @@ Error register_portable_kernels() {
     }
   }
   TRI_TRY(register_kernels(Span<const KernelEntry>(entries, kNumPortable)));
-  // Fusions of these kernels, run when methods load (method_pass.h).
+  // Rewrites with these kernels, run when methods load (method_pass.h):
+  // constant copies first, so that the fusion sees the method as it runs.
+  TRI_TRY(register_method_pass(&kernels::fold_constant_copies));
   return register_method_pass(&kernels::fuse_conv_batch_norm);
 }
 

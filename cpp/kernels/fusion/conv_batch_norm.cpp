@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "cpp/kernels/aten/op_convolution.h"
+#include "cpp/kernels/fusion/value_uses.h"
 #include "cpp/kernels/kernels.h"
 #include "cpp/kernels/util/copy.h"
 
@@ -26,81 +27,6 @@ constexpr uint32_t kScale = 10, kShift = 11, kLo = 12, kHi = 13, kLastOut = 14;
 constexpr uint32_t kBnOut = 7;
 constexpr uint32_t kBnArgs = 10;
 
-// How often each value is read or written anywhere in the method: every
-// instruction argument, move and free, and each input and output slot.
-class Uses {
- public:
-  static Result<Uses> count(const MethodPassContext& ctx, Span<const Instruction> instructions) {
-    Uses u;
-    u.base_ = ctx.values.data();
-    u.size_ = ctx.values.size();
-    u.counts_ = ctx.alloc->allocate_array<uint32_t>(u.size_);
-    TRI_CHECK(u.counts_ != nullptr, Error::MemoryAllocationFailed,
-              "method '%s': no memory to count value uses", ctx.method_name);
-    memset(u.counts_, 0, u.size_ * sizeof(uint32_t));
-    for (const Instruction& in : instructions) {
-      switch (in.kind) {
-        case InstructionKind::KernelCall:
-        case InstructionKind::DelegateCall:
-          for (uint32_t a = 0; a < in.num_args; ++a) u.add(u.index(in.args[a]));
-          break;
-        case InstructionKind::Move:
-          u.add(in.a);
-          u.add(in.b);
-          break;
-        case InstructionKind::JumpFalse:
-        case InstructionKind::Free:
-          u.add(in.a);
-          break;
-      }
-    }
-    for (int32_t v : ctx.inputs) u.add(v);
-    for (int32_t v : ctx.outputs) u.add(v);
-    return u;
-  }
-
-  // The value's slot, or -1 for an EValue outside the table.
-  int64_t index(const EValue* v) const {
-    if (v < base_ || v >= base_ + size_) return -1;
-    return v - base_;
-  }
-
-  // True when every use of `v` is an argument of `in`.
-  bool only_in(const EValue* v, const Instruction& in) const {
-    const int64_t i = index(v);
-    if (i < 0) return false;
-    uint32_t here = 0;
-    for (uint32_t a = 0; a < in.num_args; ++a) here += in.args[a] == v ? 1 : 0;
-    return counts_[i] == here;
-  }
-
-  // True when `v`'s uses are its producer's arguments and one read by `reader`.
-  bool read_once_by(const EValue* v, const Instruction& producer, const Instruction& reader) const {
-    const int64_t i = index(v);
-    if (i < 0) return false;
-    uint32_t in_producer = 0, in_reader = 0;
-    for (uint32_t a = 0; a < producer.num_args; ++a) in_producer += producer.args[a] == v ? 1 : 0;
-    for (uint32_t a = 0; a < reader.num_args; ++a) in_reader += reader.args[a] == v ? 1 : 0;
-    return in_reader == 1 && counts_[i] == in_producer + 1;
-  }
-
- private:
-  void add(int64_t i) {
-    if (i >= 0 && static_cast<size_t>(i) < size_) ++counts_[i];
-  }
-
-  const EValue* base_ = nullptr;
-  size_t size_ = 0;
-  uint32_t* counts_ = nullptr;
-};
-
-bool is_call(const Instruction& in, Span<const ResolvedOperator> ops, const char* name,
-             uint32_t min_args) {
-  return in.kind == InstructionKind::KernelCall && in.target < ops.size() &&
-         ops[in.target].name != nullptr && strcmp(ops[in.target].name, name) == 0 &&
-         in.num_args >= min_args;
-}
-
 bool float_tensor(const EValue* v, int32_t rank) {
   return v->is_tensor() && v->to_tensor().scalar_type() == ScalarType::Float &&
          v->to_tensor().dim() == rank;
@@ -109,7 +35,7 @@ bool float_tensor(const EValue* v, int32_t rank) {
 // A batch-norm parameter: None where allowed, else f32[channels] read by
 // this batch norm alone.
 bool parameter_ok(const EValue* v, bool optional, int32_t channels, const Instruction& bn,
-                  const Uses& uses) {
+                  const ValueUses& uses) {
   if (v->is_none()) return optional;
   return float_tensor(v, 1) && v->to_tensor().size(0) == channels && uses.only_in(v, bn);
 }
@@ -135,7 +61,7 @@ struct Chain {
 };
 
 // The chain starting at instruction i, if it fuses.
-bool match(Span<const Instruction> ins, Span<const ResolvedOperator> ops, const Uses& uses,
+bool match(Span<const Instruction> ins, Span<const ResolvedOperator> ops, const ValueUses& uses,
            bool sizing, size_t i, Chain* chain) {
   if (i + 1 >= ins.size()) return false;
   const Instruction& conv = ins[i];
@@ -306,7 +232,7 @@ Error fuse_conv_batch_norm(const MethodPassContext& ctx, Span<Instruction>* inst
     any = is_call(in, *operators, "aten::convolution.out", kConvOut + 1);
   }
   if (!any) return Error::Ok;
-  TRI_ASSIGN_OR_RETURN(const Uses uses, Uses::count(ctx, ins));
+  TRI_ASSIGN_OR_RETURN(const ValueUses uses, ValueUses::count(ctx, ins));
   // The fused kernel as one more operator of the method.
   const size_t n_ops = operators->size();
   ResolvedOperator* ops = ctx.alloc->allocate_array<ResolvedOperator>(n_ops + 1);

@@ -35,4 +35,13 @@ Result<void*> PlannedMemory::address(uint32_t memory_id, uint64_t offset,
   return static_cast<void*>(buffer.data() + offset);
 }
 
+bool PlannedMemory::contains(const void* p) const {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  for (const Span<uint8_t>& buffer : buffers_) {
+    const uintptr_t b = reinterpret_cast<uintptr_t>(buffer.data());
+    if (a >= b && a - b < buffer.size()) return true;
+  }
+  return false;
+}
+
 }  // namespace tri

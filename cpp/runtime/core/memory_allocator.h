@@ -88,6 +88,9 @@ class PlannedMemory {
   Result<void*> address(uint32_t memory_id, uint64_t offset,
                         size_t size) const;
 
+  // True when p lies inside one of the buffers.
+  bool contains(const void* p) const;
+
  private:
   Span<Span<uint8_t>> buffers_;
 };

@@ -290,6 +290,7 @@ Result<MethodPlan> build(const MethodSource& source, MemoryManager& memory,
       pass_context.outputs = source.outputs();
       pass_context.alloc = &alloc;
       pass_context.sizing = sizing;
+      pass_context.planned = sizing ? nullptr : memory.planned;
       TRI_TRY_CONTEXT(run_method_passes(pass_context, &instructions, &ops), "method '%s'", name);
     }
   }

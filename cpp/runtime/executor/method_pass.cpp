@@ -8,6 +8,12 @@ size_t g_num_passes = 0;
 
 }  // namespace
 
+bool MethodPassContext::is_constant_tensor(const EValue& v) const {
+  if (!v.is_tensor()) return false;
+  const void* data = v.to_tensor().data();
+  return data != nullptr && (planned == nullptr || !planned->contains(data));
+}
+
 Error register_method_pass(MethodPass pass) {
   TRI_CHECK(pass != nullptr, Error::InvalidArgument, "register_method_pass: null pass");
   for (size_t i = 0; i < g_num_passes; ++i) {

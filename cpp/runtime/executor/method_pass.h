@@ -24,6 +24,14 @@ struct MethodPassContext {
   // Sizing: allocate as a real build would, but tensors' planned memory is
   // not bound and constants may not be readable: compute nothing from data.
   bool sizing = false;
+  // The method's planned buffers (null while sizing, or when it has none).
+  const PlannedMemory* planned = nullptr;
+
+  // True for a tensor whose data the program holds and no run writes
+  // through the plan: bound, and outside every planned buffer (constants,
+  // external data). While sizing, planned tensors are not bound yet, so the
+  // same tensors answer true in both builds.
+  bool is_constant_tensor(const EValue& v) const;
 };
 
 // A pass may replace the instruction and operator lists (with spans it

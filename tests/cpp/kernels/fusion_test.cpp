@@ -10,13 +10,17 @@
 #include <vector>
 
 #include "cpp/kernels/fusion/conv_batch_norm.h"
-#include "cpp/runtime/executor/method.h"
+#include "tests/cpp/support/hand_built_method.h"
 #include "tests/cpp/support/tensor_factory.h"
 
 namespace tri {
 namespace {
 
+using testing::HandBuiltMethod;
 using testing::TensorFactory;
+using testing::kernel_call;
+using testing::pass_context;
+using testing::run_first_output;
 
 std::vector<double> ramp(size_t n, double scale, double offset) {
   std::vector<double> v(n);
@@ -57,31 +61,31 @@ class ConvBnChain {
       for (size_t i = 0; i < v.size(); ++i) v[i] = three.begin()[i % 3];
       return v;
     };
-    values_.resize(kNumValues);
-    values_[kX] = EValue::from_tensor(
+    m_.values.resize(kNumValues);
+    m_.values[kX] = EValue::from_tensor(
         tf_.make(ScalarType::Float, {1, g.in, g.h, g.h}, ramp(xn, 1.0, 0.1), g.order));
-    values_[kW] = EValue::from_tensor(
+    m_.values[kW] = EValue::from_tensor(
         tf_.make(ScalarType::Float, {c, g.in / g.groups, g.k, g.k}, ramp(wn, 0.5, 0.0)));
-    values_[kBias] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({0.25, -0.5, 1.0})));
-    values_[kStride] = *tf_.int_list({g.stride, g.stride});
-    values_[kPad] = *tf_.int_list({g.pad, g.pad});
-    values_[kDil] = *tf_.int_list({1, 1});
-    values_[kTransposed] = EValue::from_bool(false);
-    values_[kOutPad] = *tf_.int_list({0, 0});
-    values_[kGroups] = EValue::from_int(g.groups);
-    values_[kConvOut] = EValue::from_tensor(tf_.zeros(ScalarType::Float, out_sizes_, g.order));
-    values_[kGamma] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({1.5, 0.5, -2.0})));
-    values_[kBeta] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({0.1, 2.0, -0.3})));
-    values_[kMean] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({0.2, -1.0, 0.5})));
-    values_[kVar] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({0.9, 2.5, 0.04})));
-    values_[kMomentum] = EValue::from_double(0.1);
-    values_[kEps] = EValue::from_double(1e-5);
-    values_[kBnOut] = EValue::from_tensor(tf_.zeros(ScalarType::Float, out_sizes_, g.order));
-    values_[kSaveMean] = EValue::from_tensor(tf_.zeros(ScalarType::Float, {0}));
-    values_[kSaveInvstd] = EValue::from_tensor(tf_.zeros(ScalarType::Float, {0}));
-    values_[kMin] = EValue::from_double(0.0);
-    values_[kMax] = EValue::from_int(6);
-    values_[kActOut] = EValue::from_tensor(tf_.zeros(ScalarType::Float, out_sizes_, g.order));
+    m_.values[kBias] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({0.25, -0.5, 1.0})));
+    m_.values[kStride] = *tf_.int_list({g.stride, g.stride});
+    m_.values[kPad] = *tf_.int_list({g.pad, g.pad});
+    m_.values[kDil] = *tf_.int_list({1, 1});
+    m_.values[kTransposed] = EValue::from_bool(false);
+    m_.values[kOutPad] = *tf_.int_list({0, 0});
+    m_.values[kGroups] = EValue::from_int(g.groups);
+    m_.values[kConvOut] = EValue::from_tensor(tf_.zeros(ScalarType::Float, out_sizes_, g.order));
+    m_.values[kGamma] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({1.5, 0.5, -2.0})));
+    m_.values[kBeta] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({0.1, 2.0, -0.3})));
+    m_.values[kMean] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({0.2, -1.0, 0.5})));
+    m_.values[kVar] = EValue::from_tensor(tf_.make(ScalarType::Float, {c}, per_channel({0.9, 2.5, 0.04})));
+    m_.values[kMomentum] = EValue::from_double(0.1);
+    m_.values[kEps] = EValue::from_double(1e-5);
+    m_.values[kBnOut] = EValue::from_tensor(tf_.zeros(ScalarType::Float, out_sizes_, g.order));
+    m_.values[kSaveMean] = EValue::from_tensor(tf_.zeros(ScalarType::Float, {0}));
+    m_.values[kSaveInvstd] = EValue::from_tensor(tf_.zeros(ScalarType::Float, {0}));
+    m_.values[kMin] = EValue::from_double(0.0);
+    m_.values[kMax] = EValue::from_int(6);
+    m_.values[kActOut] = EValue::from_tensor(tf_.zeros(ScalarType::Float, out_sizes_, g.order));
 
     ops_ = {{find_kernel("aten::convolution.out"), "aten::convolution.out"},
             {find_kernel("aten::_native_batch_norm_legit_no_training.out"),
@@ -93,83 +97,54 @@ class ConvBnChain {
                         kConvOut});
     bn_args_ = slots({kConvOut, kGamma, kBeta, kMean, kVar, kMomentum, kEps, kBnOut, kSaveMean,
                       kSaveInvstd, kBnOut, kSaveMean, kSaveInvstd});
-    instructions_.push_back(call(0, conv_args_));
-    instructions_.push_back(call(1, bn_args_));
+    instructions_.push_back(kernel_call(0, conv_args_));
+    instructions_.push_back(kernel_call(1, bn_args_));
     if (strcmp(activation_, "hardtanh") == 0) {
       act_args_ = slots({kBnOut, kMin, kMax, kActOut, kActOut});
-      instructions_.push_back(call(2, act_args_));
+      instructions_.push_back(kernel_call(2, act_args_));
     } else if (strcmp(activation_, "relu") == 0) {
       act_args_ = slots({kBnOut, kActOut, kActOut});
-      instructions_.push_back(call(3, act_args_));
+      instructions_.push_back(kernel_call(3, act_args_));
     }
-    inputs_ = {kX};
-    outputs_ = {strcmp(activation_, "none") == 0 ? kBnOut : kActOut};
+    m_.inputs = {kX};
+    m_.outputs = {strcmp(activation_, "none") == 0 ? kBnOut : kActOut};
   }
 
   // The chain's output after running the instructions as they are now.
-  std::vector<double> run() {
-    MethodPlan plan;
-    plan.name = "forward";
-    plan.values = Span<EValue>(values_.data(), values_.size());
-    plan.instructions = instructions_span_;
-    plan.inputs = Span<const int32_t>(inputs_.data(), inputs_.size());
-    plan.outputs = Span<const int32_t>(outputs_.data(), outputs_.size());
-    plan.operators = ops_span_;
-    Method m(plan, &temp_allocator_);
-    EXPECT_EQ(m.execute(), Error::Ok) << last_error_message();
-    return TensorFactory::values(m.output(0).to_tensor());
-  }
+  std::vector<double> run() { return run_first_output(m_, &temp_allocator_); }
 
   // Runs the pass; the spans then describe the rewritten method.
   Error fuse(bool sizing = false) {
-    MethodPassContext ctx;
-    ctx.method_name = "forward";
-    ctx.values = Span<EValue>(values_.data(), values_.size());
-    ctx.inputs = Span<const int32_t>(inputs_.data(), inputs_.size());
-    ctx.outputs = Span<const int32_t>(outputs_.data(), outputs_.size());
-    ctx.alloc = &method_allocator_;
-    ctx.sizing = sizing;
-    return kernels::fuse_conv_batch_norm(ctx, &instructions_span_, &ops_span_);
+    return kernels::fuse_conv_batch_norm(pass_context(m_, &method_allocator_, sizing),
+                                         &m_.instructions, &m_.operators);
   }
 
   void reset_spans() {
-    instructions_span_ = Span<Instruction>(instructions_.data(), instructions_.size());
-    ops_span_ = Span<ResolvedOperator>(ops_.data(), ops_.size());
+    m_.instructions = Span<Instruction>(instructions_.data(), instructions_.size());
+    m_.operators = Span<ResolvedOperator>(ops_.data(), ops_.size());
   }
 
-  size_t num_instructions() const { return instructions_span_.size(); }
+  size_t num_instructions() const { return m_.instructions.size(); }
   size_t method_bytes_used() const { return method_allocator_.used(); }
-  const char* op_name(size_t i) const { return ops_span_[instructions_span_[i].target].name; }
-  std::vector<int32_t>& inputs() { return inputs_; }
-  EValue& value(Slot s) { return values_[s]; }
-  std::vector<int32_t>& outputs() { return outputs_; }
+  const char* op_name(size_t i) const { return m_.operators[m_.instructions[i].target].name; }
+  std::vector<int32_t>& inputs() { return m_.inputs; }
+  EValue& value(Slot s) { return m_.values[s]; }
+  std::vector<int32_t>& outputs() { return m_.outputs; }
 
  private:
   std::vector<EValue*> slots(std::initializer_list<Slot> which) {
     std::vector<EValue*> out;
-    for (Slot s : which) out.push_back(&values_[s]);
+    for (Slot s : which) out.push_back(&m_.values[s]);
     return out;
   }
-  Instruction call(uint32_t op, std::vector<EValue*>& args) {
-    Instruction in;
-    in.kind = InstructionKind::KernelCall;
-    in.target = op;
-    in.args = args.data();
-    in.num_args = static_cast<uint32_t>(args.size());
-    return in;
-  }
-
   const char* activation_;
   Geometry geo_;
   std::vector<SizesType> out_sizes_;
   TensorFactory tf_;
-  std::vector<EValue> values_;
+  HandBuiltMethod m_;
   std::vector<ResolvedOperator> ops_;
   std::vector<EValue*> conv_args_, bn_args_, act_args_;
   std::vector<Instruction> instructions_;
-  std::vector<int32_t> inputs_, outputs_;
-  Span<Instruction> instructions_span_;
-  Span<ResolvedOperator> ops_span_;
   std::vector<uint8_t> method_bytes_ = std::vector<uint8_t>(1 << 16);
   std::vector<uint8_t> temp_bytes_ = std::vector<uint8_t>(1 << 20);
   MemoryAllocator method_allocator_{method_bytes_.data(), method_bytes_.size()};
