@@ -106,9 +106,7 @@ template <typename G>
 size_t conv_scratch(const ConvProblem& p) {
   const ConvTemp t = conv_temp<G>(p);
   const int64_t positions = p.g.grid_size();
-  int64_t lc = kConvTileBytes / t.per_pos;
-  if (lc > positions) lc = positions;
-  if (lc < 1) lc = 1;
+  const int64_t lc = conv_tile_positions(kConvTileBytes, t.per_pos, positions);
   const int64_t ocg = p.out_ch / p.groups;
   ScratchSize size;
   if (!t.w_native) size.add<G>(t.wsize);
@@ -140,10 +138,7 @@ Error run(KernelContext& ctx, const ConvProblem& p) {
   const int64_t positions = g.grid_size();
   const int64_t left = static_cast<int64_t>(temp_left(ctx.temp));
   if (left < fixed + per_pos) return too_small(fixed + per_pos - left);
-  int64_t lc = (left - fixed) / per_pos;
-  if (lc > kConvTileBytes / per_pos) lc = kConvTileBytes / per_pos;
-  if (lc > positions) lc = positions;
-  if (lc < 1) lc = 1;
+  const int64_t lc = conv_tile_positions(left - fixed, per_pos, positions);
   G* w = w_native ? static_cast<G*>(p.weight->mutable_data())
                   : ctx.temp->allocate_array<G>(static_cast<size_t>(wsize));
   G* bias = ctx.temp->allocate_array<G>(static_cast<size_t>(p.out_ch));
@@ -262,6 +257,13 @@ Error run(KernelContext& ctx, const ConvProblem& p) {
 }
 
 }  // namespace
+
+int64_t conv_tile_positions(int64_t bytes, int64_t per_pos, int64_t positions) {
+  int64_t lc = bytes / per_pos;
+  if (lc > kConvTileBytes / per_pos) lc = kConvTileBytes / per_pos;
+  if (lc > positions) lc = positions;
+  return lc < 1 ? 1 : lc;
+}
 
 size_t temp_left(const MemoryAllocator* temp) {
   if (temp == nullptr) return 0;

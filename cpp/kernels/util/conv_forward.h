@@ -48,6 +48,10 @@ size_t convolution_scratch(const ConvProblem& p);
 // tiles ran resnet18 no faster, 256 KiB ones slower).
 constexpr int64_t kConvTileBytes = int64_t{8} << 20;
 
+// Window positions per column tile: as many as `bytes` holds at `per_pos`
+// bytes a position, no more than kConvTileBytes holds, within [1, positions].
+int64_t conv_tile_positions(int64_t bytes, int64_t per_pos, int64_t positions);
+
 // Slack temp_left keeps back for the alignment padding of a kernel's blocks.
 constexpr size_t kTempSlack = 8 * kDefaultAlignment;
 

@@ -98,9 +98,7 @@ size_t weight_grad_scratch(const ConvProblem& p, const Tensor& go, const Tensor&
   if (s.gt->scalar_type() != dtype_of<G>()) size.add<G>(numel5(s.g_size));
   if (s.it->scalar_type() != dtype_of<G>()) size.add<G>(numel5(s.i_size));
   const int64_t per_pos = (s.rows + s.gcg) * static_cast<int64_t>(sizeof(G));
-  int64_t lc = kConvTileBytes / per_pos;
-  if (lc > s.positions) lc = s.positions;
-  if (lc < 1) lc = 1;
+  const int64_t lc = conv_tile_positions(kConvTileBytes, per_pos, s.positions);
   size.add<G>(s.rows * lc);
   size.add<G>(s.gcg * lc);
   return size.bytes() + kTempSlack;
