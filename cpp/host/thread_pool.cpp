@@ -10,6 +10,11 @@ namespace {
 // (20000 polls) lost most of the gain between a model's operators.
 constexpr int kSpinPolls = 400000;
 
+constexpr uint64_t kClosed = uint64_t{1} << 31;
+constexpr uint64_t kJoined = kClosed - 1;
+
+uint64_t entry_of(uint64_t generation) { return (generation & 0xffffffffu) << 32; }
+
 }  // namespace
 
 ThreadPool::ThreadPool(uint32_t threads) {
@@ -57,18 +62,34 @@ void ThreadPool::run(uint32_t threads, void (*body)(void*, uint32_t), void* cont
     threads_ = threads;
     body_ = body;
     context_ = context;
-    pending_.store(static_cast<uint32_t>(workers_.size()), std::memory_order_relaxed);
-    generation_.fetch_add(1, std::memory_order_release);
+    const uint64_t generation = generation_.load(std::memory_order_relaxed) + 1;
+    finished_.store(0, std::memory_order_relaxed);
+    entry_.store(entry_of(generation), std::memory_order_relaxed);
+    generation_.store(generation, std::memory_order_release);
   }
   wake_.notify_all();
   body(context, 0);
-  // Every worker checks in, even those beyond `threads`, so none can still
-  // be reading this job when the next one is posted.
+  // Close the job: workers that have not joined yet never will.
+  const uint32_t joined =
+      static_cast<uint32_t>(entry_.fetch_or(kClosed, std::memory_order_acq_rel) & kJoined);
   for (int i = 0; i < kSpinPolls; ++i) {
-    if (pending_.load(std::memory_order_acquire) == 0) return;
+    if (finished_.load(std::memory_order_acquire) == joined) return;
   }
   std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+  // seq_cst with the worker's increment then load of waiting_: either it
+  // sees waiting_ and notifies, or this predicate sees its increment.
+  waiting_.store(true, std::memory_order_seq_cst);
+  done_.wait(lock, [&] { return finished_.load(std::memory_order_seq_cst) == joined; });
+  waiting_.store(false, std::memory_order_relaxed);
+}
+
+bool ThreadPool::join(uint64_t generation) {
+  const uint64_t mine = entry_of(generation);
+  uint64_t e = entry_.load(std::memory_order_acquire);
+  while ((e & ~kJoined) == mine) {  // this job's, and not closed
+    if (entry_.compare_exchange_weak(e, e + 1, std::memory_order_acq_rel)) return true;
+  }
+  return false;
 }
 
 void ThreadPool::work(uint32_t index) {
@@ -90,8 +111,10 @@ void ThreadPool::work(uint32_t index) {
       body = body_;
       context = context_;
     }
-    if (index < threads) body(context, index);
-    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    if (index >= threads || !join(seen)) continue;
+    body(context, index);
+    finished_.fetch_add(1, std::memory_order_seq_cst);
+    if (waiting_.load(std::memory_order_seq_cst)) {
       std::lock_guard<std::mutex> lock(mutex_);
       done_.notify_one();
     }

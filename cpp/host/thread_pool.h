@@ -33,8 +33,13 @@ class ThreadPool {
   uint32_t max_threads() const { return static_cast<uint32_t>(workers_.size()) + 1; }
   const ParallelRunner& runner() const { return runner_; }
 
-  // Runs body(context, t) for t in [0, threads) and waits for all of them;
-  // the caller runs t = 0. One job at a time.
+  // Runs body(context, 0) on the caller and body(context, t) on those
+  // workers t in [1, threads) that join before the caller's own call
+  // returns; returns when every call that started has returned. A worker
+  // that wakes late (asleep, or its core taken by another process) finds
+  // the job closed and skips it, so the caller never waits for a thread
+  // that has not started: work must be claimed by whoever runs, as
+  // parallel_for's chunks are, not assigned to a thread. One job at a time.
   void run(uint32_t threads, void (*body)(void*, uint32_t), void* context);
 
  private:
@@ -44,6 +49,8 @@ class ThreadPool {
   };
   static void* thread_main(void* start);
   void work(uint32_t index);
+  // Joins the job of `generation` if it is still open.
+  bool join(uint64_t generation);
 
   // pthreads rather than std::thread: a refused thread (a wasm build's
   // worker pool is fixed, PTHREAD_POOL_SIZE_STRICT) is an error code here,
@@ -56,7 +63,13 @@ class ThreadPool {
   std::condition_variable done_;
   // Bumped per job; workers compare it with the last one they served.
   std::atomic<uint64_t> generation_{0};
-  std::atomic<uint32_t> pending_{0};
+  // The open job: its generation's low 32 bits, kClosed once the caller
+  // has finished its own part, and the count of workers that joined.
+  std::atomic<uint64_t> entry_{0};
+  // Workers of the open job that have returned from the body.
+  std::atomic<uint32_t> finished_{0};
+  // Set while the caller sleeps on done_ (after its spin).
+  std::atomic<bool> waiting_{false};
   bool stop_ = false;
   uint32_t threads_ = 0;
   void (*body_)(void*, uint32_t) = nullptr;

@@ -13,8 +13,12 @@
 
 namespace tri {
 
-// Runs body(context, thread) once on each of `threads` threads (the caller
-// is thread 0) and returns when every call has returned.
+// Runs body(context, 0) on the caller and body(context, thread) at most
+// once on each other thread of [1, threads), and returns when every call
+// that started has returned. A runner may leave out a thread that is late
+// to start (a pool's worker asleep or descheduled) rather than wait for
+// it, so a body claims work (parallel_for's chunks), never assumes that
+// each thread index runs.
 struct ParallelRunner {
   void* self = nullptr;
   // How many threads run() can use, the caller included.

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -31,40 +32,76 @@ class PoolScope {
   ThreadPool pool_;
 };
 
-TEST(ThreadPool, RunsTheBodyOnceOnEachThread) {
+TEST(ThreadPool, WorkersThatJoinWhileTheCallerRunsEachRunTheBodyOnce) {
   ThreadPool pool(4);
   ASSERT_EQ(pool.max_threads(), 4u);
   for (uint32_t threads : {1u, 2u, 4u, 9u}) {
+    const uint32_t used = threads > 4 ? 4 : threads;
     std::vector<std::atomic<int>> calls(4);
     std::mutex mutex;
     std::set<std::thread::id> ids;
+    std::atomic<bool> timed_out{false};
     struct Context {
       std::vector<std::atomic<int>>* calls;
       std::mutex* mutex;
       std::set<std::thread::id>* ids;
-    } context{&calls, &mutex, &ids};
+      uint32_t used;
+      std::atomic<bool>* timed_out;
+    } context{&calls, &mutex, &ids, used, &timed_out};
     pool.run(threads, [](void* c, uint32_t t) {
       auto* ctx = static_cast<Context*>(c);
       (*ctx->calls)[t].fetch_add(1);
-      std::lock_guard<std::mutex> lock(*ctx->mutex);
-      ctx->ids->insert(std::this_thread::get_id());
+      {
+        std::lock_guard<std::mutex> lock(*ctx->mutex);
+        ctx->ids->insert(std::this_thread::get_id());
+      }
+      if (t != 0) return;
+      // The job stays open while the caller runs: hold it until every
+      // worker has joined (they are awake within the 10 s guard).
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      for (;;) {
+        {
+          std::lock_guard<std::mutex> lock(*ctx->mutex);
+          if (ctx->ids->size() == ctx->used) return;
+        }
+        if (std::chrono::steady_clock::now() > deadline) {
+          *ctx->timed_out = true;
+          return;
+        }
+        std::this_thread::yield();
+      }
     }, &context);
-    const uint32_t used = threads > 4 ? 4 : threads;
+    EXPECT_FALSE(timed_out.load()) << threads;
     for (uint32_t t = 0; t < 4; ++t) EXPECT_EQ(calls[t].load(), t < used ? 1 : 0) << threads;
     EXPECT_EQ(ids.size(), used) << threads;
   }
 }
 
-TEST(ThreadPool, ManyJobsInARow) {
-  // Jobs follow each other faster than workers fall asleep, and slower.
+TEST(ThreadPool, ManyJobsInARowRunOnTheCallerAndAtMostOnceOnEachWorker) {
+  // Jobs follow each other faster than workers fall asleep, and slower
+  // (then a sleeping worker may wake after the caller is done and skip
+  // the job; it must not run it late, or twice, or hold the caller).
   ThreadPool pool(3);
-  std::atomic<int64_t> total{0};
-  for (int job = 0; job < 2000; ++job) {
-    pool.run(3, [](void* c, uint32_t t) { static_cast<std::atomic<int64_t>*>(c)->fetch_add(t + 1); },
-             &total);
+  constexpr int kJobs = 2000;
+  std::vector<std::array<std::atomic<int>, 3>> calls(kJobs);
+  int job = 0;
+  struct Context {
+    std::vector<std::array<std::atomic<int>, 3>>* calls;
+    int* job;
+  } context{&calls, &job};
+  for (; job < kJobs; ++job) {
+    pool.run(3, [](void* c, uint32_t t) {
+      auto* ctx = static_cast<Context*>(c);
+      (*ctx->calls)[static_cast<size_t>(*ctx->job)][t].fetch_add(1);
+    }, &context);
     if (job % 500 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  EXPECT_EQ(total.load(), 2000 * 6);
+  for (int j = 0; j < kJobs; ++j) {
+    ASSERT_EQ(calls[static_cast<size_t>(j)][0].load(), 1) << j;
+    for (int t = 1; t < 3; ++t) {
+      ASSERT_LE(calls[static_cast<size_t>(j)][static_cast<size_t>(t)].load(), 1) << j;
+    }
+  }
 }
 
 TEST(ParallelFor, CoversTheRangeOnceInChunksOfAtLeastMinChunk) {
