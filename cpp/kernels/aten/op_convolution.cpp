@@ -18,7 +18,7 @@ Error convolution_out(KernelContext& context, KernelArgs& args) {
 }
 
 Error convolution_into(KernelContext& context, KernelArgs& args, Tensor& out_tensor,
-                       const ChannelAffine& affine) {
+                       const ChannelAffine& affine, bool out_over_input) {
   TRI_ASSIGN_OR_RETURN(Tensor* input, args.tensor(0));
   TRI_ASSIGN_OR_RETURN(Tensor* weight, args.tensor(1));
   TRI_ASSIGN_OR_RETURN(Tensor* bias, args.optional_tensor(2));
@@ -39,6 +39,7 @@ Error convolution_into(KernelContext& context, KernelArgs& args, Tensor& out_ten
   p.bias = bias;
   p.out = out;
   p.affine = affine;
+  p.out_over_input = out_over_input;
   if (out->numel() == 0) return Error::Ok;
   return run_convolution(context, p);
 }

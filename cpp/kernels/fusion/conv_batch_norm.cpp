@@ -196,12 +196,19 @@ Error conv_affine_clamp_out(KernelContext& context, KernelArgs& args) {
   affine.lo = static_cast<float>(lo);
   affine.hi = static_cast<float>(hi);
   // Straight into the last out, unless the memory plan put it over an
-  // operand the convolution still reads: then into the convolution's own
-  // out (the plan keeps that apart from them), moved after.
-  const bool direct = !overlaps(*out, *input) && !overlaps(*out, *weight) &&
-                      (bias == nullptr || !overlaps(*out, *bias));
-  TRI_TRY(convolution_into(context, args, direct ? *out : *conv_out, affine));
-  if (direct) return Error::Ok;
+  // operand the convolution still reads. Over the input alone (mobilenet_v2's
+  // stem and expansion 1x1s), the convolution can still write it when it
+  // first reads all of the input into its column buffer: for an expansion
+  // that copies the input instead of the several times larger output.
+  // Else into the convolution's own out (the plan keeps that apart from
+  // them), moved after.
+  const bool over_input = overlaps(*out, *input);
+  const bool over_params = overlaps(*out, *weight) || (bias != nullptr && overlaps(*out, *bias));
+  if (!over_params) {
+    const Error err = convolution_into(context, args, *out, affine, over_input);
+    if (!over_input || err != Error::NotSupported) return err;
+  }
+  TRI_TRY(convolution_into(context, args, *conv_out, affine));
   TRI_TRY(out->resize(conv_out->sizes()));
   for (int32_t d = 0; d < conv_out->dim(); ++d) {
     TRI_CHECK(out->strides()[d] == conv_out->strides()[d], Error::InvalidArgument,

@@ -14,8 +14,10 @@
 // instruction of the chain alone and is neither a method input nor an
 // output, and the batch norm's parameters are read by that batch norm alone
 // (so they are the file's constants). Where the memory plan put the chain's
-// last out over the convolution's input, the kernel writes the
-// convolution's own out and moves it.
+// last out over the convolution's input, the convolution writes it after
+// reading all of its input into its column buffer, or, where it cannot
+// (depthwise, grouped, more positions than one column tile), writes its
+// own out, which the kernel then moves.
 #pragma once
 
 #include "cpp/runtime/executor/method_pass.h"

@@ -139,6 +139,9 @@ Error run(KernelContext& ctx, const ConvProblem& p) {
   const int64_t left = static_cast<int64_t>(temp_left(ctx.temp));
   if (left < fixed + per_pos) return too_small(fixed + per_pos - left);
   const int64_t lc = conv_tile_positions(left - fixed, per_pos, positions);
+  if (p.out_over_input && (p.transposed || p.batch * p.groups != 1 || lc < positions)) {
+    return Error::NotSupported;
+  }
   G* w = w_native ? static_cast<G*>(p.weight->mutable_data())
                   : ctx.temp->allocate_array<G>(static_cast<size_t>(wsize));
   G* bias = ctx.temp->allocate_array<G>(static_cast<size_t>(p.out_ch));
@@ -178,8 +181,10 @@ Error run(KernelContext& ctx, const ConvProblem& p) {
   // with stride 1 and no padding reads its columns straight from a
   // spatially contiguous input (they are the image rows), and a spatially
   // contiguous out of the compute type takes the gemm's rows in place.
-  const bool direct_b = !p.transposed && g.taps() == 1 && g.s[0] == 1 && g.s[1] == 1 &&
-                        g.s[2] == 1 && g.p[0] == 0 && g.p[1] == 0 && g.p[2] == 0 &&
+  // An out over the input takes the copy (a 1x1's im2col), so that the
+  // gemm reads only the column buffer.
+  const bool direct_b = !p.out_over_input && !p.transposed && g.taps() == 1 && g.s[0] == 1 &&
+                        g.s[1] == 1 && g.s[2] == 1 && g.p[0] == 0 && g.p[1] == 0 && g.p[2] == 0 &&
                         spatially_contiguous(in_st, g.img);
   const bool direct_c = !p.transposed && p.out->scalar_type() == dtype_of<G>() &&
                         spatially_contiguous(p.out_st, g.grid);
@@ -306,6 +311,8 @@ Error run_convolution(KernelContext& context, const ConvProblem& p) {
             Error::InvalidArgument,
             "convolution: a fused channel affine needs a float32, non-transposed convolution");
   if (depthwise3x3_applies(p)) {
+    // Its rows read input rows that earlier rows' writes would cover.
+    if (p.out_over_input) return Error::NotSupported;
     depthwise3x3(context, p, simd_enabled());
     return Error::Ok;
   }

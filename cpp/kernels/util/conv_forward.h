@@ -33,6 +33,13 @@ struct ConvProblem {
   // A fused per-channel tail (trident::conv_affine_clamp), applied after
   // the bias as each output value is finished. Float32, not transposed.
   ChannelAffine affine;
+  // The out lies over the input (a memory plan that gave the input's
+  // memory, dead after the convolution, to what a fused tail writes).
+  // Then every input value is read into the column buffer before the
+  // first write; where that cannot be (transposed, depthwise, several
+  // images or groups, more positions than one column tile), the run
+  // fails with NotSupported before writing anything.
+  bool out_over_input = false;
 };
 
 // Fails with MemoryAllocationFailed (temp too small) before writing out, or

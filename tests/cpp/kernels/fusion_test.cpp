@@ -4,6 +4,8 @@
 // are visible elsewhere is left alone.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstring>
 #include <utility>
@@ -337,38 +339,74 @@ TEST(ConvBatchNormFusion, EveryConvolutionPathFinishesInPlace) {
   }
 }
 
-// A plan may put the last out over the convolution's input (dead after it):
-// the kernel then convolves into the convolution's own out and moves it.
-TEST(ConvBatchNormFusion, ALastOutOverTheInputGoesThroughTheConvolutionsOut) {
-  ConvBnChain chain("hardtanh");
-  std::vector<float> buffer(200, 0.0f);
-  const SizesType x_sizes[] = {1, 2, 5, 5}, out_sizes[] = {1, 3, 5, 5};
-  const std::vector<double> x_values = TensorFactory::values(chain.value(ConvBnChain::kX).to_tensor());
-  Tensor x, conv_out, last_out;
-  ASSERT_EQ(x.init(ScalarType::Float, Span<const SizesType>(x_sizes, 4), {}, buffer.data(),
-                   50 * sizeof(float), ShapeDynamism::Static),
-            Error::Ok);
-  ASSERT_EQ(last_out.init(ScalarType::Float, Span<const SizesType>(out_sizes, 4), {}, buffer.data() + 10,
-                          75 * sizeof(float), ShapeDynamism::Static),
-            Error::Ok);
-  ASSERT_EQ(conv_out.init(ScalarType::Float, Span<const SizesType>(out_sizes, 4), {}, buffer.data() + 120,
-                          75 * sizeof(float), ShapeDynamism::Static),
-            Error::Ok);
-  chain.value(ConvBnChain::kX) = EValue::from_tensor(&x);
-  chain.value(ConvBnChain::kConvOut) = EValue::from_tensor(&conv_out);
-  chain.value(ConvBnChain::kActOut) = EValue::from_tensor(&last_out);
-  auto load_x = [&] {
-    for (size_t i = 0; i < x_values.size(); ++i) buffer[i] = static_cast<float>(x_values[i]);
+// A plan may put the last out over the convolution's input (dead after
+// it). Where the convolution reads all of its input into its column buffer
+// first (im2col, and a 1x1 taking that copy instead of reading the image),
+// it writes the last out in place and leaves its own out alone; where it
+// cannot (depthwise rows, several groups), it convolves into its own out
+// and the kernel moves that over.
+TEST(ConvBatchNormFusion, ALastOutOverTheInputIsWrittenOnlyAfterTheInputIsRead) {
+  using G = ConvBnChain::Geometry;
+  struct Case {
+    const char* name;
+    G geo;
+    bool in_place;
   };
-  load_x();
-  chain.init_spans();
-  const std::vector<double> unfused = chain.run();
-  load_x();
-  ASSERT_EQ(chain.fuse(), Error::Ok);
-  ASSERT_EQ(chain.num_instructions(), 1u);
-  expect_close(chain.run(), unfused);
-  // It went through the convolution's out, which holds the same values.
-  expect_close(TensorFactory::values(conv_out), unfused);
+  const Case cases[] = {
+      {"3x3", G{2, 3, 3, 1, 1, 1, 5, {}}, true},
+      {"3x3 stride 2", G{2, 5, 3, 1, 2, 1, 7, {}}, true},
+      {"1x1 expansion", G{2, 6, 1, 1, 1, 0, 5, {}}, true},
+      {"grouped", G{4, 6, 3, 2, 1, 1, 5, {}}, false},
+      {"depthwise", G{5, 5, 3, 5, 1, 1, 9, {}}, false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const G& g = c.geo;
+    const int32_t o = (g.h + 2 * g.pad - g.k) / g.stride + 1;
+    const SizesType x_sizes[] = {1, g.in, g.h, g.h}, out_sizes[] = {1, g.out, o, o};
+    const size_t x_numel = static_cast<size_t>(g.in * g.h * g.h);
+    const size_t out_numel = static_cast<size_t>(g.out * o * o);
+    // x first, the last out from x's eleventh value on (over the rest of
+    // x), the convolution's out after both.
+    const size_t last_at = 10;
+    const size_t conv_at = std::max(x_numel, last_at + out_numel) + 8;
+    std::vector<float> buffer(conv_at + out_numel, 0.0f);
+    ConvBnChain chain("hardtanh", g);
+    const std::vector<double> x_values =
+        TensorFactory::values(chain.value(ConvBnChain::kX).to_tensor());
+    Tensor x, conv_out, last_out;
+    ASSERT_EQ(x.init(ScalarType::Float, Span<const SizesType>(x_sizes, 4), {}, buffer.data(),
+                     x_numel * sizeof(float), ShapeDynamism::Static),
+              Error::Ok);
+    ASSERT_EQ(last_out.init(ScalarType::Float, Span<const SizesType>(out_sizes, 4), {},
+                            buffer.data() + last_at, out_numel * sizeof(float),
+                            ShapeDynamism::Static),
+              Error::Ok);
+    ASSERT_EQ(conv_out.init(ScalarType::Float, Span<const SizesType>(out_sizes, 4), {},
+                            buffer.data() + conv_at, out_numel * sizeof(float),
+                            ShapeDynamism::Static),
+              Error::Ok);
+    chain.value(ConvBnChain::kX) = EValue::from_tensor(&x);
+    chain.value(ConvBnChain::kConvOut) = EValue::from_tensor(&conv_out);
+    chain.value(ConvBnChain::kActOut) = EValue::from_tensor(&last_out);
+    auto load_x = [&] {
+      for (size_t i = 0; i < x_values.size(); ++i) buffer[i] = static_cast<float>(x_values[i]);
+    };
+    load_x();
+    chain.init_spans();
+    const std::vector<double> unfused = chain.run();
+    load_x();
+    std::fill(buffer.begin() + static_cast<std::ptrdiff_t>(conv_at), buffer.end(), 0.0f);
+    ASSERT_EQ(chain.fuse(), Error::Ok) << last_error_message();
+    ASSERT_EQ(chain.num_instructions(), 1u);
+    expect_close(chain.run(), unfused);
+    const std::vector<double> through = TensorFactory::values(conv_out);
+    if (c.in_place) {
+      for (double v : through) ASSERT_EQ(v, 0.0);
+    } else {
+      expect_close(through, unfused);
+    }
+  }
 }
 
 }  // namespace
