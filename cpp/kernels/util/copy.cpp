@@ -133,12 +133,17 @@ void copy_view(const TensorView& src, const TensorView& dst) {
 }
 
 void copy_bytes(void* dst, const void* src, size_t n) {
-  constexpr size_t kPiece = size_t{256} << 10;
+  // Split in cache lines, even for a small copy: a tensor's halves were
+  // most likely written on different cores (kernels split their outputs
+  // alike), and one thread copying all of it read half from the other
+  // core's cache. 16 KiB at least per chunk, so the split still pays.
+  constexpr size_t kLine = 64;
+  constexpr size_t kMinLines = (size_t{16} << 10) / kLine;
   char* d = static_cast<char*>(dst);
   const char* s = static_cast<const char*>(src);
-  parallel_for((n + kPiece - 1) / kPiece, 1, [&](size_t begin, size_t end) {
-    const size_t from = begin * kPiece;
-    const size_t to = end * kPiece < n ? end * kPiece : n;
+  parallel_for((n + kLine - 1) / kLine, kMinLines, [&](size_t begin, size_t end) {
+    const size_t from = begin * kLine;
+    const size_t to = end * kLine < n ? end * kLine : n;
     std::memcpy(d + from, s + from, to - from);
   });
 }

@@ -42,8 +42,12 @@ uint32_t parallel_max_threads();
 using ParallelTask = void (*)(void* context, size_t begin, size_t end);
 
 // Calls task(context, begin, end) over disjoint chunks covering [0, n), each
-// at least min_chunk long (but the last), possibly on several threads. Calls
-// from inside a task run inline, so kernels may nest (conv -> gemm).
+// at least min_chunk long (or the whole range, when n < 2 * min_chunk),
+// possibly on several threads. Chunk lengths differ by at most one, and
+// each thread first runs a contiguous share of them: thread t of T gets
+// about [n * t / T, n * (t + 1) / T), so kernels that split alike keep
+// their data on one core. Calls from inside a task run inline, so kernels
+// may nest (conv -> gemm).
 void parallel_for(size_t n, size_t min_chunk, ParallelTask task, void* context);
 
 // The same with a callable: f(begin, end).

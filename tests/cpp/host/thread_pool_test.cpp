@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -104,21 +105,29 @@ TEST(ThreadPool, ManyJobsInARowRunOnTheCallerAndAtMostOnceOnEachWorker) {
   }
 }
 
-TEST(ParallelFor, CoversTheRangeOnceInChunksOfAtLeastMinChunk) {
+TEST(ParallelFor, CoversTheRangeOnceInEvenChunksOfAtLeastMinChunk) {
   PoolScope scope(3);
   EXPECT_EQ(parallel_threads(), 3u);
   for (size_t n : {0u, 1u, 5u, 12u, 13u, 1000u, 4097u}) {
     for (size_t min_chunk : {0u, 1u, 4u, 100u}) {
       std::vector<std::atomic<int>> hits(n);
       std::atomic<int> short_chunks{0};
+      std::atomic<size_t> shortest{SIZE_MAX}, longest{0};
       parallel_for(n, min_chunk, [&](size_t begin, size_t end) {
         ASSERT_LT(begin, end);
         ASSERT_LE(end, n);
-        if (end - begin < min_chunk && end != n) short_chunks.fetch_add(1);
+        if (end - begin < min_chunk && end - begin != n) short_chunks.fetch_add(1);
+        size_t s = shortest.load();
+        while (end - begin < s && !shortest.compare_exchange_weak(s, end - begin)) {
+        }
+        size_t l = longest.load();
+        while (end - begin > l && !longest.compare_exchange_weak(l, end - begin)) {
+        }
         for (size_t i = begin; i < end; ++i) hits[i].fetch_add(1);
       });
       for (size_t i = 0; i < n; ++i) ASSERT_EQ(hits[i].load(), 1) << n << " " << min_chunk << " " << i;
       EXPECT_EQ(short_chunks.load(), 0) << n << " " << min_chunk;
+      if (n > 0) EXPECT_LE(longest.load() - shortest.load(), 1u) << n << " " << min_chunk;
     }
   }
 }
