@@ -16,19 +16,36 @@ struct Plane {
   float bias;
 };
 
+// The three input rows output row oh reads (kh = 0, 1, 2), and which of
+// them lie inside the image.
+struct TapRows {
+  const float* row[3];
+  bool valid[3];
+};
+
+TapRows tap_rows(const ConvProblem& p, const Plane& pl, int64_t oh) {
+  const WindowGeom& g = p.g;
+  TapRows r;
+  for (int64_t kh = 0; kh < 3; ++kh) {
+    const int64_t ih = oh * g.s[1] - g.p[1] + kh;
+    r.valid[kh] = ih >= 0 && ih < g.img[1];
+    r.row[kh] = pl.in + (r.valid[kh] ? ih : 0) * pl.ish;
+  }
+  return r;
+}
+
 // One output row, scalar: taps in (kh, kw) order, as the vector paths do.
-void row_scalar(const ConvProblem& p, const Plane& pl, int64_t oh) {
+void row_scalar(const ConvProblem& p, const Plane& pl, int64_t oh, const TapRows& rows) {
   const WindowGeom& g = p.g;
   float* o = pl.out + oh * pl.osh;
   for (int64_t ow = 0; ow < g.grid[2]; ++ow) {
     float acc = pl.bias;
     for (int64_t kh = 0; kh < 3; ++kh) {
-      const int64_t ih = oh * g.s[1] - g.p[1] + kh;
-      if (ih < 0 || ih >= g.img[1]) continue;
+      if (!rows.valid[kh]) continue;
       for (int64_t kw = 0; kw < 3; ++kw) {
         const int64_t iw = ow * g.s[2] - g.p[2] + kw;
         if (iw < 0 || iw >= g.img[2]) continue;
-        acc += pl.w[kh * 3 + kw] * pl.in[ih * pl.ish + iw * pl.isw];
+        acc += pl.w[kh * 3 + kw] * rows.row[kh][iw * pl.isw];
       }
     }
     o[ow * pl.osw] = acc;
@@ -41,7 +58,7 @@ void row_scalar(const ConvProblem& p, const Plane& pl, int64_t oh) {
 // takes the even lanes (taps 0 and 2) and odd lanes (tap 1). Taps in
 // (kh, kw) order, as row_scalar, so all paths agree bit for bit.
 template <int64_t kStride>
-void row_planar(const ConvProblem& p, const Plane& pl, int64_t oh) {
+void row_planar(const ConvProblem& p, const Plane& pl, int64_t oh, const TapRows& taps) {
   const WindowGeom& g = p.g;
   const int64_t pw = g.p[2];
   const int64_t width = g.img[2];
@@ -51,13 +68,8 @@ void row_planar(const ConvProblem& p, const Plane& pl, int64_t oh) {
   // is: stride 1 reads up to ow - pw + 5, stride 2 up to 2 ow - pw + 9.
   const int64_t last_read = kStride == 1 ? 5 : 9;
   float* o = pl.out + oh * pl.osh;
-  const float* rows[3];
-  bool valid[3];
-  for (int64_t kh = 0; kh < 3; ++kh) {
-    const int64_t ih = oh * g.s[1] - g.p[1] + kh;
-    valid[kh] = ih >= 0 && ih < g.img[1];
-    rows[kh] = pl.in + (valid[kh] ? ih : 0) * pl.ish;
-  }
+  const float* const* rows = taps.row;
+  const bool* valid = taps.valid;
   int64_t ow = lo;
   for (; ow + 3 < g.grid[2] && ow * kStride - pw + last_read < width; ow += 4) {
     F4 acc = f4_splat(pl.bias);
@@ -161,7 +173,8 @@ void depthwise3x3(KernelContext& ctx, const ConvProblem& p, bool vector) {
   const float* b = p.bias != nullptr ? static_cast<const float*>(p.bias->mutable_data()) : nullptr;
   const int64_t bst = p.bias != nullptr ? p.bias->strides()[0] : 0;
   const int64_t ch = p.in_ch;
-  if (vector && p.in_st[1] == 1 && p.out_st[1] == 1 && ch >= 4 && ctx.temp != nullptr) {
+  if (vector && !p.out_over_input && p.in_st[1] == 1 && p.out_st[1] == 1 && ch >= 4 &&
+      ctx.temp != nullptr) {
     float* wt = ctx.temp->allocate_array<float>(static_cast<size_t>(10 * ch));
     if (wt != nullptr) {
       float* bias = wt + 9 * ch;
@@ -191,9 +204,13 @@ void depthwise3x3(KernelContext& ctx, const ConvProblem& p, bool vector) {
   }
   const bool planar = vector && p.in_st[4] == 1 && p.out_st[4] == 1 && g.s[1] == g.s[2] &&
                       (g.s[2] == 1 || g.s[2] == 2);
+  const bool in_place = p.out_over_input;
   const size_t planes = static_cast<size_t>(p.batch * ch);
   const size_t min_planes = static_cast<size_t>(2048 / (g.grid_size() + 1) + 1);
   parallel_for(planes, min_planes, [&](size_t begin, size_t end) {
+    // In place, output row oh overwrites input row oh, which row oh + 1
+    // still reads: each input row is saved before its output is written.
+    float saved[2][kInPlaceMaxWidth];
     for (size_t plane = begin; plane < end; ++plane) {
       const int64_t n = static_cast<int64_t>(plane) / ch;
       const int64_t c = static_cast<int64_t>(plane) % ch;
@@ -210,17 +227,42 @@ void depthwise3x3(KernelContext& ctx, const ConvProblem& p, bool vector) {
       }
       pl.bias = b != nullptr ? b[c * bst] : 0.0f;
       for (int64_t oh = 0; oh < g.grid[1]; ++oh) {
+        TapRows rows = tap_rows(p, pl, oh);
+        if (in_place) {
+          // Row oh - 1 was saved last time round; row oh is saved now.
+          float* keep = saved[oh % 2];
+          const float* src = pl.in + oh * pl.ish;
+          for (int64_t iw = 0; iw < g.img[2]; ++iw) keep[iw] = src[iw];
+          rows.row[0] = saved[(oh + 1) % 2];
+          rows.row[1] = keep;
+        }
         if (planar && g.s[2] == 1) {
-          row_planar<1>(p, pl, oh);
+          row_planar<1>(p, pl, oh, rows);
         } else if (planar) {
-          row_planar<2>(p, pl, oh);
+          row_planar<2>(p, pl, oh, rows);
         } else {
-          row_scalar(p, pl, oh);
+          row_scalar(p, pl, oh, rows);
         }
         if (p.affine.active()) finish_plane_row(p, pl, oh);
       }
     }
   });
+}
+
+bool depthwise3x3_in_place_applies(const ConvProblem& p) {
+  // The same tensor in and out: stride 1 with padding 1 keeps the size, and
+  // a plane's rows are written in the order they are read.
+  const WindowGeom& g = p.g;
+  if (!depthwise3x3_applies(p) || p.input->mutable_data() != p.out->mutable_data()) return false;
+  if (g.s[1] != 1 || g.s[2] != 1 || g.p[1] != 1 || g.p[2] != 1 || g.img[2] > kInPlaceMaxWidth) {
+    return false;
+  }
+  for (int i = 0; i < 5; ++i) {
+    if (p.in_st[i] != p.out_st[i]) return false;
+  }
+  // Planes must not share rows (channels-last tensors interleave them).
+  return p.in_st[4] == 1 && p.in_st[3] >= g.img[2] && p.in_st[1] >= g.img[1] * p.in_st[3] &&
+         (p.batch == 1 || p.in_st[0] >= p.in_ch * p.in_st[1]);
 }
 
 }  // namespace tri

@@ -311,8 +311,9 @@ Error run_convolution(KernelContext& context, const ConvProblem& p) {
             Error::InvalidArgument,
             "convolution: a fused channel affine needs a float32, non-transposed convolution");
   if (depthwise3x3_applies(p)) {
-    // Its rows read input rows that earlier rows' writes would cover.
-    if (p.out_over_input) return Error::NotSupported;
+    // Its rows read input rows that earlier rows' writes would cover: only
+    // the same-size case saves them as it goes.
+    if (p.out_over_input && !depthwise3x3_in_place_applies(p)) return Error::NotSupported;
     depthwise3x3(context, p, simd_enabled());
     return Error::Ok;
   }

@@ -342,22 +342,27 @@ TEST(ConvBatchNormFusion, EveryConvolutionPathFinishesInPlace) {
 // A plan may put the last out over the convolution's input (dead after
 // it). Where the convolution reads all of its input into its column buffer
 // first (im2col, and a 1x1 taking that copy instead of reading the image),
-// it writes the last out in place and leaves its own out alone; where it
-// cannot (depthwise rows, several groups), it convolves into its own out
-// and the kernel moves that over.
+// it writes the last out in place and leaves its own out alone. A
+// depthwise layer whose last out is its input exactly (stride 1, padding
+// 1) saves each input row before writing over it. Where it cannot (other
+// depthwise overlaps, several groups), it convolves into its own out and
+// the kernel moves that over.
 TEST(ConvBatchNormFusion, ALastOutOverTheInputIsWrittenOnlyAfterTheInputIsRead) {
   using G = ConvBnChain::Geometry;
   struct Case {
     const char* name;
     G geo;
+    size_t last_at;  // where the last out starts in x's buffer
     bool in_place;
   };
   const Case cases[] = {
-      {"3x3", G{2, 3, 3, 1, 1, 1, 5, {}}, true},
-      {"3x3 stride 2", G{2, 5, 3, 1, 2, 1, 7, {}}, true},
-      {"1x1 expansion", G{2, 6, 1, 1, 1, 0, 5, {}}, true},
-      {"grouped", G{4, 6, 3, 2, 1, 1, 5, {}}, false},
-      {"depthwise", G{5, 5, 3, 5, 1, 1, 9, {}}, false},
+      {"3x3", G{2, 3, 3, 1, 1, 1, 5, {}}, 10, true},
+      {"3x3 stride 2", G{2, 5, 3, 1, 2, 1, 7, {}}, 10, true},
+      {"1x1 expansion", G{2, 6, 1, 1, 1, 0, 5, {}}, 10, true},
+      {"grouped", G{4, 6, 3, 2, 1, 1, 5, {}}, 10, false},
+      {"depthwise, shifted", G{5, 5, 3, 5, 1, 1, 9, {}}, 10, false},
+      {"depthwise, the same memory", G{5, 5, 3, 5, 1, 1, 9, {}}, 0, true},
+      {"depthwise stride 2, the same start", G{5, 5, 3, 5, 2, 1, 9, {}}, 0, false},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -366,9 +371,9 @@ TEST(ConvBatchNormFusion, ALastOutOverTheInputIsWrittenOnlyAfterTheInputIsRead) 
     const SizesType x_sizes[] = {1, g.in, g.h, g.h}, out_sizes[] = {1, g.out, o, o};
     const size_t x_numel = static_cast<size_t>(g.in * g.h * g.h);
     const size_t out_numel = static_cast<size_t>(g.out * o * o);
-    // x first, the last out from x's eleventh value on (over the rest of
+    // x first, the last out from x's value last_at on (over the rest of
     // x), the convolution's out after both.
-    const size_t last_at = 10;
+    const size_t last_at = c.last_at;
     const size_t conv_at = std::max(x_numel, last_at + out_numel) + 8;
     std::vector<float> buffer(conv_at + out_numel, 0.0f);
     ConvBnChain chain("hardtanh", g);

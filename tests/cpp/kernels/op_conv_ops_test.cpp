@@ -358,6 +358,22 @@ TEST_F(ConvOps, DepthwiseVectorPathsMatchScalar) {
           depthwise3x3(ctx, p, true);
           EXPECT_EQ(TensorFactory::values(*o_ref), TensorFactory::values(*o_vec))
               << "cl=" << cl << " stride=" << stride << " pad=" << pad << " w=" << w;
+          // In place, out being the input itself: only planar, stride 1,
+          // padding 1 (the size kept) runs so, and gives the same values.
+          for (bool vector : {false, true}) {
+            Tensor* io = tf.make(ST::Float, {2, c, h, w}, seq(static_cast<size_t>(2 * c * h * w), 0.37), order);
+            ConvProblem q = p;
+            q.input = q.out = io;
+            strides5(*io, q.out_st);
+            q.out_over_input = true;
+            const bool applies = !cl && stride == 1 && pad == 1;
+            ASSERT_EQ(depthwise3x3_in_place_applies(q), applies)
+                << "cl=" << cl << " stride=" << stride << " pad=" << pad << " w=" << w;
+            if (!applies) continue;
+            depthwise3x3(ctx, q, vector);
+            EXPECT_EQ(TensorFactory::values(*io), TensorFactory::values(*o_ref))
+                << "in place, vector=" << vector << " w=" << w;
+          }
           // A fused tail: both paths give the plain result, finished value
           // by value (clamps that bite on both sides).
           std::vector<float> scale(c), shift(c);
