@@ -434,6 +434,13 @@ def _xnn_conv_weights() -> Dict[str, List[float]]:
             "fc_bias": [rng.uniform(-0.1, 0.1) for _ in range(XC_OUT)]}
 
 
+def _taps_3x3(y: int, x: int, h: int, w: int) -> List[Tuple[int, int, int, int]]:
+    """(ky, kx, iy, ix) of a 3x3 window at output (y, x), padding 1, stride 1,
+    for the taps inside an h x w image (the others add zero)."""
+    return [(ky, kx, y + ky - 1, x + kx - 1) for ky in range(3) for kx in range(3)
+            if 0 <= y + ky - 1 < h and 0 <= x + kx - 1 < w]
+
+
 def _xnn_conv_reference(w: Dict[str, List[float]], x: List[float]) -> List[float]:
     """NCHW input -> outputs, float32 at every rounding the runtime does."""
     hw = XC_HW
@@ -443,12 +450,10 @@ def _xnn_conv_reference(w: Dict[str, List[float]], x: List[float]) -> List[float
         for y in range(hw):
             for xx in range(hw):
                 acc = w["conv_bias"][o]
-                for ky in range(3):
-                    for kx in range(3):
-                        iy, ix = y + ky - 1, xx + kx - 1
-                        for c in range(XC_IN):
-                            v = x[(c * hw + iy) * hw + ix] if 0 <= iy < hw and 0 <= ix < hw else 0.0
-                            acc = float32(acc + float32(v * w["conv"][((o * 3 + ky) * 3 + kx) * XC_IN + c]))
+                for ky, kx, iy, ix in _taps_3x3(y, xx, hw, hw):
+                    for c in range(XC_IN):
+                        v = x[(c * hw + iy) * hw + ix]
+                        acc = float32(acc + float32(v * w["conv"][((o * 3 + ky) * 3 + kx) * XC_IN + c]))
                 total = float32(total + max(acc, 0.0))
         pooled.append(float32(total * float32(1.0 / (hw * hw))))
     out = []
@@ -549,6 +554,81 @@ def build_big_scratch() -> Fixture:
     return pb, {}, entry
 
 
+# A depthwise conv -> batch norm -> hardtanh chain (MobileNetV2's), which the
+# runtime fuses at load, with the memory plan fixed by hand: in "forward" the
+# chain's last out is its input exactly (the kernel runs in place, saving
+# each input row before writing over it); in "shifted" it starts 16 values
+# into the input (the kernel convolves into the conv's out and copies).
+DW_C, DW_H, DW_W = 4, 5, 6
+DW_LO, DW_HI = -0.5, 2.0
+
+
+def _dw_weights() -> Dict[str, List[float]]:
+    rng = Rng(20261125)
+    u = lambda n, lo, hi: f32_list([rng.uniform(lo, hi) for _ in range(n)])  # noqa: E731
+    return {"w": u(DW_C * 9, -0.6, 0.6), "b": u(DW_C, -0.2, 0.2), "gamma": u(DW_C, 0.5, 1.5),
+            "beta": u(DW_C, -0.3, 0.3), "mean": u(DW_C, -0.2, 0.2), "var": u(DW_C, 0.5, 2.0)}
+
+
+def _dw_reference(w: Dict[str, List[float]], x: List[float], eps: float) -> List[float]:
+    out = []
+    for c in range(DW_C):
+        scale = w["gamma"][c] / math.sqrt(w["var"][c] + eps)
+        for i in range(DW_H):
+            for j in range(DW_W):
+                acc = w["b"][c]
+                for ki, kj, y, z in _taps_3x3(i, j, DW_H, DW_W):
+                    acc += w["w"][c * 9 + ki * 3 + kj] * 2 * x[(c * DW_H + y) * DW_W + z]
+                v = (acc - w["mean"][c]) * scale + w["beta"][c]
+                out.append(float32(min(max(v, DW_LO), DW_HI)))
+    return out
+
+
+def build_depthwise_in_place() -> Fixture:
+    w = _dw_weights()
+    eps = 1e-5
+    pb = ProgramBuilder()
+    shape = [1, DW_C, DW_H, DW_W]
+    nbytes = DW_C * DW_H * DW_W * 4
+    for name, last_at in (("forward", 1024), ("shifted", 1024 + 64)):
+        m = pb.method(name)
+        wt = m.constant("float32", [DW_C, 1, 3, 3], w["w"])
+        bias = m.constant("float32", [DW_C], w["b"])
+        params = [m.constant("float32", [DW_C], w[k]) for k in ("gamma", "beta", "mean", "var")]
+        x = m.input(m.tensor("float32", shape, allocation=(1, 0)))
+        a = m.tensor("float32", shape, allocation=(1, 1024))
+        m.kernel("aten::add.out", [x, x, m.int(1)], a)
+        conv = m.tensor("float32", shape, allocation=(1, 2048))
+        m.kernel("aten::convolution.out",
+                 [a, wt, bias, m.int_list([1, 1]), m.int_list([1, 1]), m.int_list([1, 1]),
+                  m.bool(False), m.int_list([0, 0]), m.int(DW_C)], conv)
+        bn = m.tensor("float32", shape, allocation=(1, 3072))
+        stats = [m.tensor("float32", [0], allocation=(1, 4096 + 64 * k)) for k in range(2)]
+        m.kernel("aten::_native_batch_norm_legit_no_training.out",
+                 [conv] + params + [m.double(0.1), m.double(eps)], [bn] + stats)
+        out = m.tensor("float32", shape, allocation=(1, last_at))
+        m.kernel("aten::hardtanh.out", [bn, m.double(DW_LO), m.double(DW_HI)], out)
+        m.output(out)
+    assert 1024 + 64 + nbytes <= 2048
+
+    def case(method: str, seed: int) -> Dict[str, Any]:
+        rng = Rng(seed)
+        xs = f32_list([rng.uniform(-1.0, 1.0) for _ in range(DW_C * DW_H * DW_W)])
+        return {"method": method, "inputs": [tensor("float32", shape, xs)],
+                "outputs": [tensor("float32", shape, _dw_reference(w, xs, eps))]}
+
+    entry = {
+        "description": "forward(x: f32[1,4,5,6]) = hardtanh(batch_norm(depthwise conv 3x3 (x + x))), "
+                       "fused at load into one convolution. The plan puts the chain's last out "
+                       "exactly over its input in 'forward' (the kernel runs in place) and 16 "
+                       "values past it in 'shifted' (through the conv's own out and a copy).",
+        "method": "forward",
+        "cases": [case("forward", 1), case("forward", 2), case("shifted", 1)],
+        "tolerance": {"rtol": 1e-5, "atol": 1e-6},
+    }
+    return pb, {}, entry
+
+
 FIXTURES: List[Tuple[str, Callable[[], Fixture]]] = [
     ("add.pte", build_add),
     ("add_vec4.pte", build_add_vec4),
@@ -564,6 +644,7 @@ FIXTURES: List[Tuple[str, Callable[[], Fixture]]] = [
     ("mlp.pte", build_mlp),
     ("xnnpack_conv.pte", build_xnnpack_conv),
     ("big_scratch.pte", build_big_scratch),
+    ("depthwise_in_place.pte", build_depthwise_in_place),
 ]
 
 
