@@ -198,8 +198,10 @@ Error conv_affine_clamp_out(KernelContext& context, KernelArgs& args) {
   // Straight into the last out, unless the memory plan put it over an
   // operand the convolution still reads. Over the input alone (mobilenet_v2's
   // stem and expansion 1x1s), the convolution can still write it when it
-  // first reads all of the input into its column buffer: for an expansion
-  // that copies the input instead of the several times larger output.
+  // first reads all of the input into its column buffer (for an expansion
+  // that copies the input instead of the several times larger output), and
+  // a depthwise 3x3 over exactly its input writes it row by row, saving
+  // each input row first.
   // Else into the convolution's own out (the plan keeps that apart from
   // them), moved after.
   const bool over_input = overlaps(*out, *input);

@@ -15,9 +15,10 @@
 // output, and the batch norm's parameters are read by that batch norm alone
 // (so they are the file's constants). Where the memory plan put the chain's
 // last out over the convolution's input, the convolution writes it after
-// reading all of its input into its column buffer, or, where it cannot
-// (depthwise, grouped, more positions than one column tile), writes its
-// own out, which the kernel then moves.
+// reading all of its input into its column buffer (a depthwise 3x3 over
+// exactly its input: saving each input row before covering it), or, where
+// it cannot (other depthwise overlaps, grouped, more positions than one
+// column tile), writes its own out, which the kernel then moves.
 #pragma once
 
 #include "cpp/runtime/executor/method_pass.h"

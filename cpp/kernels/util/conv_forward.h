@@ -36,9 +36,11 @@ struct ConvProblem {
   // The out lies over the input (a memory plan that gave the input's
   // memory, dead after the convolution, to what a fused tail writes).
   // Then every input value is read into the column buffer before the
-  // first write; where that cannot be (transposed, depthwise, several
-  // images or groups, more positions than one column tile), the run
-  // fails with NotSupported before writing anything.
+  // first write, or, for a depthwise 3x3 whose out is its input exactly
+  // (depthwise3x3_in_place_applies), each input row is saved before its
+  // output row covers it. Where neither can be (transposed, other
+  // depthwise overlaps, several images or groups, more positions than one
+  // column tile), the run fails with NotSupported before writing anything.
   bool out_over_input = false;
 };
 
