@@ -44,9 +44,18 @@ class NativeProgram {
         host::OwnedBytes(reinterpret_cast<uint8_t*>(ptr), len, release_malloc_block)));
   }
 
-  int load(uintptr_t ptr, size_t len, double max_planned_bytes, bool optimize) {
+  // memory_plan: host::MemoryPlanChoice's value; threads: the model's
+  // numThreads (0: all), which decides the Auto plan.
+  int load(uintptr_t ptr, size_t len, double max_planned_bytes, bool optimize, int memory_plan,
+           int threads) {
     host::HostOptions options;
     options.optimize = optimize;
+    if (memory_plan < 0 || memory_plan > static_cast<int>(host::MemoryPlanChoice::Lifetimes)) {
+      return finish(fail(Error::InvalidArgument,
+                         "memory plan %d is not 0 (auto), 1 (file) or 2 (lifetimes)", memory_plan));
+    }
+    options.memory_plan = static_cast<host::MemoryPlanChoice>(memory_plan);
+    options.threads = threads > 0 ? static_cast<uint32_t>(threads) : 0;
     if (max_planned_bytes > 0) {
       options.max_planned_bytes = static_cast<uint64_t>(max_planned_bytes);
     }

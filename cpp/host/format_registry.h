@@ -23,6 +23,9 @@ struct OpenOptions {
   // Cap on what one run may execute (instructions, or a dataflow format's
   // kernels), so that a looping program cannot hang its host.
   uint64_t max_instructions_per_run = 100000000;
+  // Make each method's memory plan again by lifetimes where the format
+  // brings its own and that is safe (pte_lifetime_plan.h).
+  bool plan_by_lifetimes = false;
 };
 
 struct FileFormat {

@@ -78,6 +78,11 @@ Error HostModel::load(OwnedBytes bytes, const HostOptions& options) {
   OpenOptions open_options;
   open_options.max_planned_bytes = options.max_planned_bytes;
   open_options.max_instructions_per_run = options.max_instructions_per_run;
+  const uint32_t most = parallel_max_threads();
+  const uint32_t threads = options.threads == 0 || options.threads > most ? most : options.threads;
+  open_options.plan_by_lifetimes =
+      options.memory_plan == MemoryPlanChoice::Lifetimes ||
+      (options.memory_plan == MemoryPlanChoice::Auto && threads > 1);
   Result<std::unique_ptr<LoadedFile>> file =
       open_file(ByteSpan(bytes.data(), bytes.size()), open_options);
   if (!file.ok()) return file.error();
@@ -188,6 +193,7 @@ std::string HostModel::describe_json() const {
     }
     method["instructions"] = program_->num_instructions(m);
     method["plannedBytes"] = planned;
+    method["memoryPlan"] = program_->memory_plan(m);
     nlohmann::json mutated = nlohmann::json::array();
     for (size_t i = 0; i < program_->num_inputs(m); ++i) {
       if (program_->mutates_input(m, i)) mutated.push_back(i);

@@ -18,6 +18,8 @@
 
 namespace tri::host {
 
+enum class MemoryPlanChoice : uint8_t { Auto, File, Lifetimes };
+
 struct HostOptions {
   // Cap on the memory plan of any method, and on the scratch its delegates
   // need for activations (hostile files ask for anything).
@@ -33,6 +35,11 @@ struct HostOptions {
   // Run the load-time method passes (operator fusion); false runs the
   // program's instructions as written (MethodLoadOptions::optimize).
   bool optimize = true;
+  // Where a method's memory plan comes from when the file brings one (.pte):
+  // Auto makes it again by lifetimes when kernels may use more than one
+  // thread (pte_lifetime_plan.h says why), File keeps the file's, Lifetimes
+  // makes it again wherever that is safe.
+  MemoryPlanChoice memory_plan = MemoryPlanChoice::Auto;
 };
 
 class HostModel {

@@ -35,10 +35,26 @@ export interface LoadOptions extends ReadOptions {
    * them one by one.
    */
   optimize?: boolean;
+  /**
+   * Where a .pte method's memory plan comes from. 'auto' (default) makes
+   * it again at load from the tensors' lifetimes when runs may use more than
+   * one thread, wherever that provably runs the same program (plain
+   * activations; no state kept across runs, delegates or control flow):
+   * with the file's plan, kernels split across threads write over memory
+   * the other core has just used, which costs time. 'file' keeps the
+   * file's plan; 'lifetimes' re-plans on one thread too. The method info's
+   * `memoryPlan` says which plan each method got.
+   */
+  memoryPlan?: 'auto' | 'file' | 'lifetimes';
 }
 
+const MEMORY_PLANS = { auto: 0, file: 1, lifetimes: 2 } as const;
+
 export async function load(source: ModelSource, options: LoadOptions = {}): Promise<Model> {
-  const { dataFiles = [], maxPlannedBytes = 0, signal, threads = env.threads, numThreads = 0, optimize = true } = options;
+  const { dataFiles = [], maxPlannedBytes = 0, signal, threads = env.threads, numThreads = 0, optimize = true, memoryPlan = 'auto' } = options;
+  if (!Object.hasOwn(MEMORY_PLANS, memoryPlan)) {
+    throw new TridentError(`load: memoryPlan must be 'auto', 'file' or 'lifetimes', got ${String(memoryPlan)}`, ErrorCode.InvalidArgument);
+  }
   if (typeof optimize !== 'boolean') {
     throw new TridentError(`load: optimize must be true or false, got ${String(optimize)}`, ErrorCode.InvalidArgument);
   }
@@ -59,7 +75,12 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
   const wasm = await module;
   signal?.throwIfAborted();
   const modelThreads = numThreads === 0 || numThreads > wasm.poolThreads ? wasm.poolThreads : numThreads;
-  return Model.open(wasm.module, bytes!, data, { maxPlannedBytes, numThreads: modelThreads, optimize });
+  return Model.open(wasm.module, bytes!, data, {
+    maxPlannedBytes,
+    numThreads: modelThreads,
+    optimize,
+    memoryPlan: MEMORY_PLANS[memoryPlan],
+  });
 }
 
 export interface RuntimeInfo {

@@ -57,7 +57,7 @@ export class Model {
     module: TridentModule,
     bytes: Uint8Array,
     dataFiles: readonly Uint8Array[],
-    options: { maxPlannedBytes: number; numThreads: number; optimize: boolean },
+    options: { maxPlannedBytes: number; numThreads: number; optimize: boolean; memoryPlan: number },
   ): Model {
     const { numThreads } = options;
     const handle = NativeHandle.open(module, bytes, dataFiles, options);
@@ -197,6 +197,7 @@ function toMethodInfo(raw: RawMethod): MethodInfo {
     ...(raw.instructions !== undefined && { instructions: raw.instructions }),
     ...(raw.plannedBytes !== undefined && { plannedBytes: raw.plannedBytes }),
     ...(raw.intermediateBytes !== undefined && { intermediateBytes: raw.intermediateBytes }),
+    ...(raw.memoryPlan !== undefined && { memoryPlan: raw.memoryPlan }),
     ...(raw.mutatedInputs !== undefined && { mutatedInputs: Object.freeze([...raw.mutatedInputs]) }),
     delegates: Object.freeze(
       (raw.delegates ?? []).map((d) =>

@@ -67,6 +67,12 @@ export interface MethodInfo {
    */
   readonly intermediateBytes?: number;
   /**
+   * Where the method's memory plan comes from: 'file' (the one the .pte
+   * brings) or 'lifetimes' (made at load from the tensors' lifetimes: always
+   * for .pt2; for a .pte, see LoadOptions.memoryPlan).
+   */
+  readonly memoryPlan?: 'file' | 'lifetimes';
+  /**
    * Inputs the method mutates in place (a .pt2 graph's user_input_mutation):
    * run() writes their new values back into the Tensors passed in.
    */

@@ -44,6 +44,7 @@ Error PteMethodSource::build_values(const ValueBuildContext& context, Span<EValu
   ctx.external = context.external;
   ctx.method = name();
   ctx.sizing = context.sizing;
+  ctx.lifetime_offsets = program_.lifetime_offsets(method_);
   return parse_values(ctx, values);
 }
 

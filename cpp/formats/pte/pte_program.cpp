@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "cpp/formats/pte/fb_read.h"
+#include "cpp/formats/pte/pte_lifetime_plan.h"
 #include "cpp/formats/pte/pte_method_source.h"
 #include "cpp/formats/pte/pte_values.h"
 #include "cpp/formats/pte/schema/program_generated.h"
@@ -121,6 +122,7 @@ size_t PteProgram::num_instructions(size_t method) const {
 }
 
 size_t PteProgram::num_planned_buffers(size_t method) const {
+  if (lifetime_offsets(method) != nullptr) return 1;
   // Entry 0 of non_const_buffer_sizes is reserved by ExecuTorch.
   const auto* sizes = plan(method)->non_const_buffer_sizes();
   return sizes && sizes->size() > 0 ? sizes->size() - 1 : 0;
@@ -130,9 +132,20 @@ Result<size_t> PteProgram::planned_buffer_size(size_t method,
                                                size_t index) const {
   TRI_CHECK(index < num_planned_buffers(method), Error::InvalidArgument,
             "planned buffer %zu out of range", index);
+  if (lifetime_offsets(method) != nullptr) return static_cast<size_t>(lifetime_plans_[method].bytes);
   // check_planned_sizes() bounded every entry at load.
   return static_cast<size_t>(
       read_element(plan(method)->non_const_buffer_sizes(), index + 1));
+}
+
+const char* PteProgram::memory_plan(size_t method) const {
+  return lifetime_offsets(method) != nullptr ? "lifetimes" : "file";
+}
+
+Result<uint64_t> PteProgram::plan_by_lifetimes(size_t method, Span<uint64_t> offsets,
+                                               MemoryAllocator scratch) const {
+  TRI_CHECK(method < num_methods(), Error::InvalidArgument, "method %zu out of range", method);
+  return pte::plan_by_lifetimes(plan(method), offsets, scratch, options_.max_planned_bytes);
 }
 
 Result<ByteSpan> PteProgram::constant_data(uint32_t buffer_index,

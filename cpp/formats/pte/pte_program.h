@@ -26,6 +26,13 @@ struct PteLoadOptions {
   uint64_t max_planned_bytes = uint64_t{1} << 30;
 };
 
+// A method's memory plan made at load by lifetimes (pte_lifetime_plan.h):
+// each value's offset in the one planned buffer, and that buffer's size.
+struct LifetimePlan {
+  const uint64_t* offsets = nullptr;  // null: the file's plan
+  uint64_t bytes = 0;
+};
+
 class PteProgram final : public Program {
  public:
   PteProgram() = default;
@@ -46,12 +53,25 @@ class PteProgram final : public Program {
   size_t num_planned_buffers(size_t method) const override;
   Result<size_t> planned_buffer_size(size_t method,
                                      size_t index) const override;
+  const char* memory_plan(size_t method) const override;
   Result<MethodMemoryNeeds> memory_needs(size_t method, MemoryAllocator& trial,
                                          MemoryAllocator& scratch,
                                          const MethodLoadOptions& options) const override;
   Error check_dependencies(size_t method) const override;
   Result<Method> load_method(size_t method, MemoryManager& memory,
                              const MethodLoadOptions& options) const override;
+
+  // Plans `method` by lifetimes into `offsets` (one per value), without
+  // installing it; NotSupported says why the file's plan must stay.
+  Result<uint64_t> plan_by_lifetimes(size_t method, Span<uint64_t> offsets,
+                                     MemoryAllocator scratch) const;
+  // Installs plans (one per method) made by plan_by_lifetimes(); the caller
+  // owns them, and they must outlive the program and every method loaded
+  // after. Methods loaded before keep the plan they were loaded with.
+  void set_lifetime_plans(Span<const LifetimePlan> plans) { lifetime_plans_ = plans; }
+  const uint64_t* lifetime_offsets(size_t method) const {
+    return method < lifetime_plans_.size() ? lifetime_plans_[method].offsets : nullptr;
+  }
 
   const PteFile& file() const { return file_; }
   const executorch_flatbuffer::ExecutionPlan* plan(size_t method) const;
@@ -73,6 +93,7 @@ class PteProgram final : public Program {
   PteFile file_;
   PteLoadOptions options_;
   PteNamedData named_data_;
+  Span<const LifetimePlan> lifetime_plans_;
 };
 
 }  // namespace tri::pte

@@ -16,6 +16,8 @@ size_t vector_size(const flatbuffers::Vector<int32_t>* v) {
   return v ? v->size() : 0;
 }
 
+}  // namespace
+
 Error parse_tensor_shape(const fb::Tensor* t, Tensor* out) {
   const int32_t type = static_cast<int32_t>(t->scalar_type());
   TRI_CHECK(is_valid_scalar_type(type), Error::InvalidProgram,
@@ -43,6 +45,8 @@ Error parse_tensor_shape(const fb::Tensor* t, Tensor* out) {
                    nullptr, 0, static_cast<ShapeDynamism>(dynamism));
 }
 
+namespace {
+
 // Kernels read elements directly, so a hostile offset that misaligns them
 // (e.g. a float at an odd address) is refused; writers align tensor data to
 // 16 bytes.
@@ -54,7 +58,7 @@ Error check_aligned(const void* data, const Tensor& t, const char* what) {
   return Error::Ok;
 }
 
-Error bind_tensor_data(const ValueTableContext& ctx, const fb::Tensor* t,
+Error bind_tensor_data(const ValueTableContext& ctx, const fb::Tensor* t, size_t index,
                        Tensor* out) {
   const size_t nbytes = out->nbytes();
   const fb::ExtraTensorInfo* extra = t->extra_tensor_info();
@@ -66,12 +70,16 @@ Error bind_tensor_data(const ValueTableContext& ctx, const fb::Tensor* t,
     return Error::Ok;
   }
   if (alloc != nullptr) {
-    const uint64_t offset = static_cast<uint64_t>(alloc->memory_offset_low()) |
-                            (static_cast<uint64_t>(alloc->memory_offset_high()) << 32);
+    uint32_t memory_id = alloc->memory_id();
+    uint64_t offset = static_cast<uint64_t>(alloc->memory_offset_low()) |
+                      (static_cast<uint64_t>(alloc->memory_offset_high()) << 32);
+    if (ctx.lifetime_offsets != nullptr) {
+      memory_id = 1;
+      offset = ctx.lifetime_offsets[index];
+    }
     TRI_CHECK(ctx.memory->planned != nullptr, Error::InvalidState,
               "planned tensor but no planned memory was provided");
-    TRI_ASSIGN_OR_RETURN(planned, ctx.memory->planned->address(
-                                      alloc->memory_id(), offset, nbytes));
+    TRI_ASSIGN_OR_RETURN(planned, ctx.memory->planned->address(memory_id, offset, nbytes));
     TRI_TRY(check_aligned(planned, *out, "planned tensor"));
   }
   if (extra != nullptr && extra->location() == fb::TensorDataLocation::EXTERNAL) {
@@ -123,10 +131,10 @@ Error bind_tensor_data(const ValueTableContext& ctx, const fb::Tensor* t,
   return Error::Ok;
 }
 
-Error parse_tensor(const ValueTableContext& ctx, const fb::Tensor* t,
+Error parse_tensor(const ValueTableContext& ctx, const fb::Tensor* t, size_t index,
                    Tensor* out) {
   TRI_TRY(parse_tensor_shape(t, out));
-  return bind_tensor_data(ctx, t, out);
+  return bind_tensor_data(ctx, t, index, out);
 }
 
 // Resolves slot indices of a list into pointers. `allow_none` accepts -1
@@ -186,7 +194,7 @@ Error parse_value(const ValueTableContext& ctx, const fb::EValue* v,
       Tensor* tensor = alloc.allocate_array<Tensor>(1);
       TRI_CHECK(tensor != nullptr, Error::MemoryAllocationFailed,
                 "method allocator exhausted");
-      TRI_TRY(parse_tensor(ctx, v->val_as_Tensor(), tensor));
+      TRI_TRY(parse_tensor(ctx, v->val_as_Tensor(), static_cast<size_t>(out - values.data()), tensor));
       *out = EValue::from_tensor(tensor);
       return Error::Ok;
     }

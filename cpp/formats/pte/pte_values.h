@@ -13,11 +13,15 @@
 
 namespace executorch_flatbuffer {
 struct ExecutionPlan;
+struct Tensor;
 }
 
 namespace tri::pte {
 
 class PteProgram;
+
+// Sets `out`'s type, shape and layout from `t` (no data).
+Error parse_tensor_shape(const executorch_flatbuffer::Tensor* t, Tensor* out);
 
 struct ValueTableContext {
   const PteProgram* program = nullptr;
@@ -28,6 +32,9 @@ struct ValueTableContext {
   // Sizing (method_builder.h): allocate as a real build does, but bind no
   // planned memory and copy no data.
   bool sizing = false;
+  // A plan by lifetimes (pte_lifetime_plan.h): every planned tensor's
+  // offset in planned buffer 1, by value index; null: the file's plan.
+  const uint64_t* lifetime_offsets = nullptr;
 };
 
 // Builds every value of the plan into `values` (already allocated, one per

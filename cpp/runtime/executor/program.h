@@ -59,6 +59,12 @@ class Program {
   virtual size_t num_planned_buffers(size_t method) const = 0;
   virtual Result<size_t> planned_buffer_size(size_t method,
                                              size_t index) const = 0;
+  // Where that plan comes from: "file" (the format's own), or "lifetimes"
+  // (made at load by lifetime_planner.h).
+  virtual const char* memory_plan(size_t method) const {
+    (void)method;
+    return "file";
+  }
   // Checks the shape a caller gives input `index` against what the format
   // declares beyond the tensor's own bound (e.g. a .pt2's range_constraints);
   // the error names the dimension and its range.

@@ -38,7 +38,7 @@ export class NativeHandle {
     module: TridentModule,
     bytes: Uint8Array,
     dataFiles: readonly Uint8Array[],
-    options: { maxPlannedBytes: number; optimize: boolean },
+    options: { maxPlannedBytes: number; numThreads: number; optimize: boolean; memoryPlan: number },
   ): NativeHandle {
     const handle = new NativeHandle(module, new module.NativeProgram());
     try {
@@ -47,7 +47,7 @@ export class NativeHandle {
         handle.check(handle.live().addDataFile(ptr, data.length), `external data file ${i}`);
       });
       const ptr = handle.copyIn(bytes, 'the program');
-      handle.check(handle.live().load(ptr, bytes.length, options.maxPlannedBytes, options.optimize), 'cannot load the program');
+      handle.check(handle.live().load(ptr, bytes.length, options.maxPlannedBytes, options.optimize, options.memoryPlan, options.numThreads), 'cannot load the program');
     } catch (err) {
       handle.dispose();
       throw err;

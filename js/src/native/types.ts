@@ -4,7 +4,8 @@
 /** An embind `NativeProgram`: statuses are 0 = ok, details in lastError(). */
 export interface NativeProgram {
   addDataFile(ptr: number, len: number): number;
-  load(ptr: number, len: number, maxPlannedBytes: number, optimize: boolean): number;
+  /** memoryPlan: 0 auto, 1 file, 2 lifetimes (host_model.h's MemoryPlanChoice). */
+  load(ptr: number, len: number, maxPlannedBytes: number, optimize: boolean, memoryPlan: number, threads: number): number;
   format(): string;
   describe(): string;
   /** Where prepareInput reads an input's sizes (int32[16]). */
@@ -106,6 +107,7 @@ export interface RawMethod {
   instructions?: number;
   plannedBytes?: number;
   intermediateBytes?: number;
+  memoryPlan?: 'file' | 'lifetimes';
   mutatedInputs?: number[];
   delegates?: RawDelegate[];
 }

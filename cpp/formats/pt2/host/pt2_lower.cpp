@@ -7,28 +7,10 @@
 #include "cpp/formats/pt2/host/pt2_lowerer.h"
 #include "cpp/formats/pt2/host/sym_expr.h"
 #include "cpp/runtime/core/lifetime_planner.h"
+#include "cpp/runtime/kernel/in_place_ops.h"
 
 namespace tri::pt2 {
 namespace {
-
-// Element-wise out variants whose out may take over an input's memory when
-// that input dies at this call: each element is read before it is written,
-// at the same index, when shapes and dtypes agree.
-const char* const kInPlaceSafe[] = {
-    "aten::add.out",     "aten::sub.out",        "aten::mul.out",        "aten::div.out",
-    "aten::relu.out",    "aten::sigmoid.out",    "aten::tanh.out",       "aten::gelu.out",
-    "aten::silu.out",    "aten::hardtanh.out",   "aten::leaky_relu.out", "aten::neg.out",
-    "aten::exp.out",     "aten::clamp.out",      "aten::hardswish.out",  "aten::add.Scalar_out",
-    "aten::mul.Scalar_out", "aten::sub.Scalar_out", "aten::div.Scalar_out", "aten::sqrt.out",
-    "aten::rsqrt.out",   "aten::abs.out",        "aten::elu.out",        "aten::hardsigmoid.out",
-};
-
-bool in_place_safe(const std::string& name) {
-  for (const char* n : kInPlaceSafe) {
-    if (name == n) return true;
-  }
-  return false;
-}
 
 // "torch.ops.aten.add.Tensor" -> "aten::add.Tensor"; "...relu.default" -> "aten::relu".
 bool op_name(const std::string& target, std::string* out) {
@@ -685,7 +667,7 @@ Error Lowerer::emit(const AtenSchema& schema, const ArgValues& args,
   }
   // In-place reuse: an element-wise op may write over an input of the same
   // dtype and shape that dies here.
-  if (in_place_safe(full) && outs.size() == 1) {
+  if (writes_in_place_safely(full.c_str()) && outs.size() == 1) {
     auto out_planned = planned_index_.find(outs[0]);
     for (const SchemaArg& arg : schema.args) {
       auto it = args.find(arg.name);

@@ -50,6 +50,7 @@ class Pt2Program final : public Program {
                                          MemoryAllocator& scratch,
                                          const MethodLoadOptions& options) const override;
   Result<uint64_t> intermediate_bytes(size_t method) const override;
+  const char* memory_plan(size_t) const override { return "lifetimes"; }
   Error check_input_shape(size_t method, size_t index, Span<const int32_t> shape) const override;
   bool mutates_input(size_t method, size_t index) const override;
   bool needs_replan(size_t method, size_t index, Span<const int32_t> shape) const override;

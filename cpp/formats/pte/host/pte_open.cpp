@@ -2,9 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <vector>
+
 #include "cpp/formats/pte/bundled/bundled_program.h"
 #include "cpp/formats/pte/flat_tensor/flat_tensor_data_map.h"
+#include "cpp/formats/pte/pte_lifetime_plan.h"
 #include "cpp/formats/pte/pte_program.h"
+#include "cpp/formats/pte/schema/program_generated.h"
 #include "cpp/host/value_json.h"
 
 namespace tri::pte {
@@ -30,20 +34,54 @@ PteLoadOptions pte_options(const OpenOptions& options) {
   return o;
 }
 
+// The plans by lifetimes of a program's methods, where they are safe; the
+// other methods keep the file's plan. Owns what the program points at.
+class LifetimePlans {
+ public:
+  void make(PteProgram& program) {
+    const size_t n = program.num_methods();
+    offsets_.resize(n);
+    plans_.resize(n);
+    for (size_t m = 0; m < n; ++m) {
+      const auto* values = program.plan(m)->values();
+      const size_t nv = values ? values->size() : 0;
+      std::vector<uint64_t> offsets(nv);
+      std::vector<uint64_t> scratch((kLifetimePlanScratchFixed + nv * kLifetimePlanScratchPerValue) /
+                                    sizeof(uint64_t));
+      Result<uint64_t> bytes =
+          program.plan_by_lifetimes(m, Span<uint64_t>(offsets.data(), offsets.size()),
+                                    MemoryAllocator(scratch.data(), scratch.size() * sizeof(uint64_t)));
+      if (!bytes.ok()) continue;  // the file's plan stays; its reason is not an error
+      offsets_[m] = std::move(offsets);
+      plans_[m] = LifetimePlan{offsets_[m].data(), *bytes};
+    }
+    program.set_lifetime_plans(Span<const LifetimePlan>(plans_.data(), plans_.size()));
+  }
+
+ private:
+  std::vector<std::vector<uint64_t>> offsets_;
+  std::vector<LifetimePlan> plans_;
+};
+
 class OpenedProgram final : public LoadedFile {
  public:
-  explicit OpenedProgram(PteProgram program) : program_(std::move(program)) {}
+  OpenedProgram(PteProgram program, bool by_lifetimes) : program_(std::move(program)) {
+    if (by_lifetimes) plans_.make(program_);
+  }
   const char* format() const override { return "pte"; }
   Program* program() override { return &program_; }
 
  private:
   PteProgram program_;
+  LifetimePlans plans_;
 };
 
 class OpenedBundle final : public LoadedFile {
  public:
-  OpenedBundle(BundledProgram bundle, PteProgram program)
-      : bundle_(std::move(bundle)), program_(std::move(program)) {}
+  OpenedBundle(BundledProgram bundle, PteProgram program, bool by_lifetimes)
+      : bundle_(std::move(bundle)), program_(std::move(program)) {
+    if (by_lifetimes) plans_.make(program_);
+  }
   const char* format() const override { return "bpte"; }
   Program* program() override { return &program_; }
   size_t bundled_test_count() const override { return bundle_.total_test_cases(); }
@@ -52,6 +90,7 @@ class OpenedBundle final : public LoadedFile {
  private:
   BundledProgram bundle_;
   PteProgram program_;
+  LifetimePlans plans_;
 };
 
 Result<std::string> OpenedBundle::bundled_test_json(size_t index) const {
@@ -100,14 +139,16 @@ bool sniff_ptd(ByteSpan bytes) { return has_identifier(bytes, 'F', 'T'); }
 
 Result<std::unique_ptr<LoadedFile>> open_pte(ByteSpan bytes, const OpenOptions& options) {
   TRI_ASSIGN_OR_RETURN(PteProgram program, PteProgram::load(bytes, pte_options(options)));
-  return std::unique_ptr<LoadedFile>(new OpenedProgram(std::move(program)));
+  return std::unique_ptr<LoadedFile>(
+      new OpenedProgram(std::move(program), options.plan_by_lifetimes));
 }
 
 Result<std::unique_ptr<LoadedFile>> open_bpte(ByteSpan bytes, const OpenOptions& options) {
   TRI_ASSIGN_OR_RETURN(BundledProgram bundle, BundledProgram::load(bytes));
   TRI_ASSIGN_OR_RETURN(PteProgram program,
                        PteProgram::load(bundle.program(), pte_options(options)));
-  return std::unique_ptr<LoadedFile>(new OpenedBundle(std::move(bundle), std::move(program)));
+  return std::unique_ptr<LoadedFile>(
+      new OpenedBundle(std::move(bundle), std::move(program), options.plan_by_lifetimes));
 }
 
 Result<std::unique_ptr<LoadedDataFile>> open_ptd(ByteSpan bytes) {

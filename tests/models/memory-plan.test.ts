@@ -1,0 +1,76 @@
+// load(..., { memoryPlan }): a .pte method's memory plan made again at load
+// by lifetimes (cpp/formats/pte/pte_lifetime_plan.h) must run the same
+// program: every exported model gives bit-identical outputs under the
+// file's plan and the new one, twice in a row (no state leaks between runs
+// through shared memory). Methods with delegates keep the file's plan.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseNpy } from '../../bin/cli/npy.mjs';
+import { MODELS_DIR, describeExported } from '../helpers/exported-models.js';
+import { ErrorCode, Tensor, load, runtimeInfo } from '../helpers/trident.js';
+
+interface Entry {
+  name: string;
+  pte: string;
+  input: string;
+  delegates?: number;
+}
+
+function body(index: Record<string, Entry>): void {
+  for (const entry of Object.values(index)) {
+    it(`${entry.name}: the same outputs under the file's plan and one by lifetimes`, async () => {
+      const bytes = readFileSync(path.join(MODELS_DIR, entry.pte));
+      const input = parseNpy(new Uint8Array(readFileSync(path.join(MODELS_DIR, entry.input))), entry.input) as Tensor;
+      const byFile = await load(bytes, { memoryPlan: 'file' });
+      const byLifetimes = await load(bytes, { memoryPlan: 'lifetimes' });
+      try {
+        const method = byFile.methods[0]!.name;
+        expect(byFile.methods[0]!.memoryPlan).toBe('file');
+        const delegated = (entry.delegates ?? 0) > 0;
+        expect(byLifetimes.methods[0]!.memoryPlan).toBe(delegated ? 'file' : 'lifetimes');
+        const want = ((await byFile.run(method, [input]))[0] as Tensor).data;
+        for (let run = 0; run < 2; run++) {
+          const got = ((await byLifetimes.run(method, [input]))[0] as Tensor).data;
+          expect(got.length).toBe(want.length);
+          expect(Buffer.from(got.buffer, got.byteOffset, got.byteLength).equals(
+            Buffer.from(want.buffer, want.byteOffset, want.byteLength))).toBe(true);
+        }
+      } finally {
+        byFile.dispose();
+        byLifetimes.dispose();
+      }
+    }, 300_000);
+  }
+
+  it("'auto' re-plans when runs may use more than one thread, and only then", async () => {
+    const entry = index['mobilenet_v2'];
+    expect(entry, 'mobilenet_v2 is in build/models/index.json').toBeDefined();
+    const bytes = readFileSync(path.join(MODELS_DIR, entry!.pte));
+    const shared = await load(bytes);
+    const alone = await load(bytes, { numThreads: 1 });
+    const pool = (await runtimeInfo()).numThreads;
+    try {
+      expect(shared.methods[0]!.memoryPlan).toBe(pool > 1 ? 'lifetimes' : 'file');
+      expect(alone.methods[0]!.memoryPlan).toBe('file');
+      if (pool > 1) {
+        // The lifetime planner shares more memory than the exporter's plan.
+        expect(shared.methods[0]!.plannedBytes!).toBeLessThan(alone.methods[0]!.plannedBytes!);
+      }
+    } finally {
+      shared.dispose();
+      alone.dispose();
+    }
+  }, 300_000);
+}
+
+describe('load option memoryPlan', () => {
+  it("must be 'auto', 'file' or 'lifetimes'", async () => {
+    await expect(load(new Uint8Array(8), { memoryPlan: 'greedy' as unknown as 'auto' })).rejects.toMatchObject({
+      code: ErrorCode.InvalidArgument,
+      message: expect.stringContaining("memoryPlan must be 'auto', 'file' or 'lifetimes'"),
+    });
+  });
+});
+
+describeExported<Entry>(MODELS_DIR, 'memory plans of exported models', body);
