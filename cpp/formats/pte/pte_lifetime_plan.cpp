@@ -150,6 +150,10 @@ Result<uint64_t> plan_by_lifetimes(const fb::ExecutionPlan* plan, Span<uint64_t>
     slot[i] = static_cast<int32_t>(np++);
   }
   TRI_CHECK(np > 0, Error::NotSupported, "nothing is planned");
+  const auto* buffer_sizes = plan->non_const_buffer_sizes();
+  TRI_CHECK(buffer_sizes != nullptr && buffer_sizes->size() >= 2 && read_element(buffer_sizes, 1) >= 0,
+            Error::NotSupported, "the file plans no buffer 1");
+  const uint64_t file_buffer = static_cast<uint64_t>(read_element(buffer_sizes, 1));
 
   PlannedTensor* planned = scratch.allocate_array<PlannedTensor>(np);
   LifetimeBuffer* buffers = scratch.allocate_array<LifetimeBuffer>(np);
@@ -174,6 +178,10 @@ Result<uint64_t> plan_by_lifetimes(const fb::ExecutionPlan* plan, Span<uint64_t>
                     (static_cast<uint64_t>(a->memory_offset_high()) << 32);
     LifetimeBuffer& b = buffers[slot[i]];
     b.size = shape.nbytes();
+    // A tensor the file's plan cannot hold fails to load with it; so it
+    // does with this one.
+    TRI_CHECK(p.file_offset <= file_buffer && b.size <= file_buffer - p.file_offset,
+              Error::NotSupported, "value %zu lies outside planned buffer 1 in the file", i);
     b.first = kUnseen;
     b.last = -1;
   }

@@ -14,8 +14,9 @@
 // Safe only when every planned tensor is a plain activation, so a method is
 // re-planned only if (otherwise NotSupported says which rule failed, and the
 // file's plan stays):
-// - every planned tensor lives in planned buffer 1 and carries no initial
-//   data (data_buffer_idx, extra_tensor_info: state kept across runs);
+// - every planned tensor lives in planned buffer 1, inside it, and carries
+//   no initial data (data_buffer_idx, extra_tensor_info: state kept across
+//   runs);
 // - every instruction is a KernelCall (no delegates, whose arguments do not
 //   say which they write; no jumps or moves, whose lifetimes are not a span);
 // - every planned tensor that is not a method input is first named by a

@@ -248,6 +248,14 @@ TEST(PteLifetimePlan, HostileIndicesAndLimitsAreErrorsNotCrashes) {
     expect_refused(w.finish({x}, {x}, 64), "names a value out of range");
   }
   {
+    // The file's plan would refuse to bind y; the new one must not run it.
+    MethodWriter w;
+    const int32_t x = w.tensor(16, 0);
+    const int32_t y = w.tensor(16, 4096);
+    w.call("aten::relu", "out", {x, y, y});
+    expect_refused(w.finish({x}, {y}, 128), "value 1 lies outside planned buffer 1 in the file");
+  }
+  {
     // 16-byte tensors packed by the file, a cache line each here.
     MethodWriter w;
     const int32_t x = w.tensor(4, 0);
