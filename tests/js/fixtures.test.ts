@@ -1,5 +1,5 @@
 // The project's own fixtures (build/fixtures, see tests/fixtures/README.md)
-// through the real wasm build: every method signature and golden case, and
+// through both real wasm builds: every method signature and golden case, and
 // every hostile file failing cleanly with the module still usable after.
 import { describe, expect, it } from 'vitest';
 import { fixture, readFixtureIndex, type HostileEntry } from '../helpers/fixtures.js';
@@ -25,35 +25,45 @@ async function expectModuleHealthy(): Promise<void> {
   }
 }
 
+// Both builds: the threads build splits kernels across the pool and plans
+// .pte memory by lifetimes ('auto'); the single-thread build keeps every
+// kernel on one thread and the file's plan.
+const BUILDS = [
+  { name: 'threads build', threads: true },
+  { name: 'single-thread build', threads: false },
+] as const;
+
 describe('fixture programs', () => {
   for (const [file, entry] of Object.entries(index.goldens)) {
-    it(`${file}: signatures and every golden case`, async () => {
-      const model = await load(fixture(file));
-      try {
-        for (const [name, sig] of Object.entries(entry.methods) as Array<[string, { inputs: never[]; outputs: never[] }]>) {
-          const method = model.method(name);
-          expect(method.inputs, `${name} inputs`).toEqual(sig.inputs.map(expectedSignature));
-          expect(method.outputs, `${name} outputs`).toEqual(sig.outputs.map(expectedSignature));
-        }
-        const tol = toleranceOf(entry);
-        for (const [i, c] of (entry.cases ?? []).entries()) {
-          const method = c.method ?? entry.method ?? 'forward';
-          const where = `${file} case ${i} (${method})`;
-          const inputs = (c.inputs ?? []).map((v, j) => goldenInput(v, `${where}: input ${j}`));
-          const expectError = (c as { expect_error?: string }).expect_error;
-          if (expectError !== undefined) {
-            await expect(model.run(method, inputs), `${where} must fail: ${expectError}`).rejects.toBeInstanceOf(TridentError);
-            continue;
+    for (const build of BUILDS) {
+      it(`${file} (${build.name}): signatures and every golden case`, async () => {
+        const model = await load(fixture(file), { threads: build.threads });
+        try {
+          for (const [name, sig] of Object.entries(entry.methods) as Array<[string, { inputs: never[]; outputs: never[] }]>) {
+            const method = model.method(name);
+            expect(method.inputs, `${name} inputs`).toEqual(sig.inputs.map(expectedSignature));
+            expect(method.outputs, `${name} outputs`).toEqual(sig.outputs.map(expectedSignature));
           }
-          const outputs = await model.run(method, inputs);
-          const kinds = model.method(method).outputs.map((o) => o.kind);
-          expect(outputs.length, where).toBe(c.outputs!.length);
-          c.outputs!.forEach((want, j) => expect(mismatch(outputs[j]!, kinds[j], want, tol), `${where}: output ${j}`).toBeNull());
+          const tol = toleranceOf(entry);
+          for (const [i, c] of (entry.cases ?? []).entries()) {
+            const method = c.method ?? entry.method ?? 'forward';
+            const where = `${file} case ${i} (${method})`;
+            const inputs = (c.inputs ?? []).map((v, j) => goldenInput(v, `${where}: input ${j}`));
+            const expectError = (c as { expect_error?: string }).expect_error;
+            if (expectError !== undefined) {
+              await expect(model.run(method, inputs), `${where} must fail: ${expectError}`).rejects.toBeInstanceOf(TridentError);
+              continue;
+            }
+            const outputs = await model.run(method, inputs);
+            const kinds = model.method(method).outputs.map((o) => o.kind);
+            expect(outputs.length, where).toBe(c.outputs!.length);
+            c.outputs!.forEach((want, j) => expect(mismatch(outputs[j]!, kinds[j], want, tol), `${where}: output ${j}`).toBeNull());
+          }
+        } finally {
+          model.dispose();
         }
-      } finally {
-        model.dispose();
-      }
-    });
+      });
+    }
   }
 });
 
