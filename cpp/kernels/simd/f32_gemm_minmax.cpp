@@ -162,6 +162,53 @@ void itile_2x16(size_t kc, size_t ks, const float* const* a, const float* w0, co
   finish_tile(out, c00, c01, c02, c03, c10, c11, c12, c13);
 }
 
+// 4 k steps of the dot tile; only the first n (1..3) when not kFull.
+template <bool kFull>
+__attribute__((always_inline)) inline void dot_steps(const float* a0, const float* a1,
+                                                     const float* b, size_t kc, size_t n, F4& s00,
+                                                     F4& s01, F4& s02, F4& s03, F4& s10,
+                                                     F4& s11, F4& s12, F4& s13) {
+  const auto load = [n](const float* p) { return kFull ? f4_load(p) : f4_load_partial(p, n); };
+  const F4 x0 = load(a0);
+  const F4 x1 = load(a1);
+  const F4 w0 = load(b);
+  const F4 w1 = load(b + kc);
+  const F4 w2 = load(b + 2 * kc);
+  const F4 w3 = load(b + 3 * kc);
+  s00 = f4_madd(s00, x0, w0);
+  s01 = f4_madd(s01, x0, w1);
+  s02 = f4_madd(s02, x0, w2);
+  s03 = f4_madd(s03, x0, w3);
+  s10 = f4_madd(s10, x1, w0);
+  s11 = f4_madd(s11, x1, w1);
+  s12 = f4_madd(s12, x1, w2);
+  s13 = f4_madd(s13, x1, w3);
+}
+
+// 2 rows x 4 narrow columns as dot products along k: lane l of s_rj sums
+// the products at k = l, l + 4, ..., then the four lanes are added. Per 4
+// k steps: 2 row loads, 4 column loads, 8 mul+add, the 2x16 tile's ratio,
+// where that tile would compute 16 columns to store at most 4 (a 7x7
+// map's 49 positions leave 1 past three 16-column panels, 14x14's 196
+// leave 4).
+void dot_tile_2x4(size_t kc, const float* a0, const float* a1, const float* cols,
+                  const TileOut* out) {
+  F4 s00 = f4_zero(), s01 = f4_zero(), s02 = f4_zero(), s03 = f4_zero();
+  F4 s10 = f4_zero(), s11 = f4_zero(), s12 = f4_zero(), s13 = f4_zero();
+  size_t p = 0;
+  for (; p + 4 <= kc; p += 4) {
+    dot_steps<true>(a0 + p, a1 + p, cols + p, kc, 4, s00, s01, s02, s03, s10, s11, s12, s13);
+  }
+  // The lanes past the end add 0 * 0, which leaves a sum from +0 as it is.
+  if (p < kc) {
+    dot_steps<false>(a0 + p, a1 + p, cols + p, kc, kc - p, s00, s01, s02, s03, s10, s11, s12,
+                     s13);
+  }
+  const F4 z = f4_zero();
+  finish_tile(out, f4_sum_lanes4(s00, s01, s02, s03), z, z, z, f4_sum_lanes4(s10, s11, s12, s13),
+              z, z, z);
+}
+
 // Called through pointers the optimizer cannot see through: binaryen
 // (wasm-opt, run by emcc at -O3) inlines a function with one call site
 // whatever `noinline` says, and then the hot loop sits in a driver V8
@@ -173,6 +220,8 @@ using IndirectTile = void (*)(size_t, size_t, const float* const*, const float*,
 PackedTile volatile g_packed_tile = &tile_2x16<kPackNr>;
 PackedTile volatile g_panel_tile = &tile_2x16<kNr>;
 IndirectTile volatile g_indirect_tile = &itile_2x16;
+using NarrowTile = void (*)(size_t, const float*, const float*, const float*, const TileOut*);
+NarrowTile volatile g_narrow_tile = &dot_tile_2x4;
 
 size_t block_floats(size_t k) { return kPackNr * (k + 1); }
 
@@ -237,10 +286,14 @@ void f32_igemm_minmax_2x16(size_t m, size_t nc, size_t kc, size_t ks, const floa
   }
 }
 
-void f32_gemm_panel_2x16(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
-                         const float* panel, float* c, size_t c_stride, bool accumulate,
-                         const RowEpilogue* epilogue) {
-  const PackedTile tile = g_panel_tile;
+namespace {
+
+// The panel paths' loop: tile(a0, a1, out) for each pair of rows, the
+// epilogue's values from the pair's first row.
+template <typename Tile>
+void over_row_pairs(size_t m, size_t nc, const float* a, size_t a_stride, float* c,
+                    size_t c_stride, bool accumulate, const RowEpilogue* epilogue,
+                    const Tile& tile) {
   const RowEpilogue none;
   const RowEpilogue& e = epilogue != nullptr ? *epilogue : none;
   const bool affine = e.affine.active();
@@ -257,7 +310,43 @@ void f32_gemm_panel_2x16(size_t m, size_t nc, size_t kc, const float* a, size_t 
                          e.bias != nullptr ? e.bias + i : nullptr,
                          affine ? e.affine.scale + i : nullptr,
                          affine ? e.affine.shift + i : nullptr};
-    tile(kc, a0, mr > 1 ? a0 + a_stride : a0, panel, panel + kPackNr, &out);
+    tile(a0, mr > 1 ? a0 + a_stride : a0, &out);
+  }
+}
+
+}  // namespace
+
+void f32_gemm_panel_2x16(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
+                         const float* panel, float* c, size_t c_stride, bool accumulate,
+                         const RowEpilogue* epilogue) {
+  const PackedTile tile = g_panel_tile;
+  over_row_pairs(m, nc, a, a_stride, c, c_stride, accumulate, epilogue,
+                 [&](const float* a0, const float* a1, const TileOut* out) {
+                   tile(kc, a0, a1, panel, panel + kPackNr, out);
+                 });
+}
+
+void f32_gemm_narrow_2x4(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
+                         const float* cols, float* c, size_t c_stride, bool accumulate,
+                         const RowEpilogue* epilogue) {
+  const NarrowTile tile = g_narrow_tile;
+  over_row_pairs(m, nc, a, a_stride, c, c_stride, accumulate, epilogue,
+                 [&](const float* a0, const float* a1, const TileOut* out) {
+                   tile(kc, a0, a1, cols, out);
+                 });
+}
+
+void f32_gemm_narrow_reference(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
+                               const float* cols, float* c, size_t c_stride, bool accumulate,
+                               const RowEpilogue* epilogue) {
+  for (size_t i = 0; i < m; ++i) {
+    for (size_t j = 0; j < nc; ++j) {
+      float lane[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (size_t p = 0; p < kc; ++p) lane[p % 4] += a[i * a_stride + p] * cols[j * kc + p];
+      const float acc = (lane[0] + lane[2]) + (lane[1] + lane[3]);
+      c[i * c_stride + j] = accumulate ? acc + c[i * c_stride + j] : acc;
+    }
+    if (epilogue != nullptr) finish_row(*epilogue, i, c + i * c_stride, nc);
   }
 }
 
@@ -337,6 +426,16 @@ void f32_gemm_panel(size_t m, size_t nc, size_t kc, const float* a, size_t a_str
     f32_gemm_panel_2x16(m, nc, kc, a, a_stride, panel, c, c_stride, accumulate, epilogue);
   } else {
     f32_gemm_panel_reference(m, nc, kc, a, a_stride, panel, c, c_stride, accumulate, epilogue);
+  }
+}
+
+void f32_gemm_narrow(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
+                     const float* cols, float* c, size_t c_stride, bool accumulate,
+                     const RowEpilogue* epilogue) {
+  if (simd_enabled()) {
+    f32_gemm_narrow_2x4(m, nc, kc, a, a_stride, cols, c, c_stride, accumulate, epilogue);
+  } else {
+    f32_gemm_narrow_reference(m, nc, kc, a, a_stride, cols, c, c_stride, accumulate, epilogue);
   }
 }
 

@@ -17,6 +17,9 @@
 //   NHWC input pixel, or to a zero row for padding);
 // - panel: B packed at run time, 16 columns at a time (mm, addmm, bmm,
 //   linear and im2col convolution in the portable kernels).
+// A fourth, narrow, has its own 2x4 tile of dot products along k: a
+// panel's last 1-4 columns, which the 2x16 tile would compute 16 wide (a
+// 7x7 map's gemm spent 4 panels' time on 3 and 1/16; narrow, 3 and 1/4).
 // The load-time packed layout, per block of 8 output channels (zero-padded):
 // 8 bias values, then for each of the ks*kc reduction steps the 8 weights.
 // A tile reads two neighbouring blocks. Natively the f32x4 type is
@@ -68,6 +71,15 @@ void f32_gemm_panel(size_t m, size_t nc, size_t kc, const float* a, size_t a_str
                     const float* panel, float* c, size_t c_stride, bool accumulate,
                     const RowEpilogue* epilogue = nullptr);
 
+// The narrow panel, for a gemm's last nc <= 4 columns: column j of B is
+// cols[j * kc, (j + 1) * kc), columns nc..3 zeros (the tile computes 4).
+// Otherwise as f32_gemm_panel, but each sum runs in 4 lanes over k (lane l
+// takes k = l, l + 4, ...), added as (l0 + l2) + (l1 + l3).
+constexpr size_t kF32NarrowNr = 4;
+void f32_gemm_narrow(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
+                     const float* cols, float* c, size_t c_stride, bool accumulate,
+                     const RowEpilogue* epilogue = nullptr);
+
 // The tile paths, whatever simd_enabled() says (for tests).
 void f32_gemm_minmax_2x16(size_t m, size_t nc, size_t k, const float* a, size_t a_stride,
                           const float* packed, float* c, size_t c_stride, float min, float max);
@@ -75,6 +87,10 @@ void f32_igemm_minmax_2x16(size_t m, size_t nc, size_t kc, size_t ks, const floa
                            const float* packed, float* c, size_t c_stride, float min, float max);
 void f32_gemm_panel_2x16(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
                          const float* panel, float* c, size_t c_stride, bool accumulate,
+                         const RowEpilogue* epilogue = nullptr);
+
+void f32_gemm_narrow_2x4(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
+                         const float* cols, float* c, size_t c_stride, bool accumulate,
                          const RowEpilogue* epilogue = nullptr);
 
 // The scalar references the tiles are tested against (same packed weights).
@@ -87,5 +103,8 @@ void f32_igemm_minmax_reference(size_t m, size_t nc, size_t kc, size_t ks,
 void f32_gemm_panel_reference(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
                               const float* panel, float* c, size_t c_stride, bool accumulate,
                               const RowEpilogue* epilogue = nullptr);
+void f32_gemm_narrow_reference(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
+                               const float* cols, float* c, size_t c_stride, bool accumulate,
+                               const RowEpilogue* epilogue = nullptr);
 
 }  // namespace tri

@@ -42,6 +42,12 @@ inline void f4_store_partial(float* p, size_t n, F4 v) {
   if (n > 2) p[2] = wasm_f32x4_extract_lane(v, 2);
 }
 inline F4 f4_madd(F4 acc, F4 a, F4 b) { return wasm_f32x4_add(acc, wasm_f32x4_mul(a, b)); }
+// The lane sums of a, b, c and d, as lanes 0-3: (x0 + x2) + (x1 + x3) each.
+inline F4 f4_sum_lanes4(F4 a, F4 b, F4 c, F4 d) {
+  const F4 ab = wasm_f32x4_add(wasm_i32x4_shuffle(a, b, 0, 4, 1, 5), wasm_i32x4_shuffle(a, b, 2, 6, 3, 7));
+  const F4 cd = wasm_f32x4_add(wasm_i32x4_shuffle(c, d, 0, 4, 1, 5), wasm_i32x4_shuffle(c, d, 2, 6, 3, 7));
+  return wasm_f32x4_add(wasm_i32x4_shuffle(ab, cd, 0, 1, 4, 5), wasm_i32x4_shuffle(ab, cd, 2, 3, 6, 7));
+}
 inline F4 f4_add(F4 a, F4 b) { return wasm_f32x4_add(a, b); }
 inline void f4_store(float* p, F4 v) { wasm_v128_store(p, v); }
 inline F4 f4_div(F4 a, F4 b) { return wasm_f32x4_div(a, b); }
@@ -95,6 +101,12 @@ inline F4 f4_madd(F4 acc, F4 a, F4 b) {
 inline F4 f4_add(F4 a, F4 b) {
   for (int l = 0; l < 4; ++l) a.v[l] += b.v[l];
   return a;
+}
+inline F4 f4_sum_lanes4(F4 a, F4 b, F4 c, F4 d) {
+  const F4* in[4] = {&a, &b, &c, &d};
+  F4 r;
+  for (int l = 0; l < 4; ++l) r.v[l] = (in[l]->v[0] + in[l]->v[2]) + (in[l]->v[1] + in[l]->v[3]);
+  return r;
 }
 inline void f4_store(float* p, F4 v) {
   for (int l = 0; l < 4; ++l) p[l] = v.v[l];

@@ -68,10 +68,12 @@ class ParallelKernels : public KernelTest {
 };
 
 TEST_F(ParallelKernels, GemmPanelsAndRowBlocks) {
-  // Wide (many column panels) and narrow (few panels: rows split too), with
-  // a strided A.
+  // Wide (many column panels) and narrow (few panels: rows split too, row
+  // block by row block when the last panel is narrow, i.e. n % 16 in 1..4),
+  // with a strided A; K blocks with a tail of 8 and of 1.
   for (const std::tuple<int64_t, int64_t, int64_t>& size :
-       {std::tuple<int64_t, int64_t, int64_t>{67, 150, 300}, {301, 20, 70}, {9, 49, 600}}) {
+       {std::tuple<int64_t, int64_t, int64_t>{67, 150, 300}, {301, 20, 70}, {9, 49, 600},
+        {40, 36, 520}, {161, 20, 257}, {30, 200, 513}}) {
     // Plain variables: clang 14 cannot capture structured bindings.
     const int64_t m = std::get<0>(size), n = std::get<1>(size), k = std::get<2>(size);
     const std::vector<double> av = random_values(static_cast<size_t>(m * k), 4);
@@ -102,7 +104,7 @@ TEST_F(ParallelKernels, GemmPanelsAndRowBlocks) {
 TEST_F(ParallelKernels, GemmEpilogueFinishesEachValueOnce) {
   for (const std::tuple<int64_t, int64_t, int64_t>& size :
        {std::tuple<int64_t, int64_t, int64_t>{67, 150, 300}, {301, 20, 70}, {9, 49, 600},
-        {5, 7, 0}, {3, 33, 1}}) {
+        {5, 7, 0}, {3, 33, 1}, {40, 36, 520}, {161, 20, 257}}) {
     const int64_t m = std::get<0>(size), n = std::get<1>(size), k = std::get<2>(size);
     const std::vector<double> av = random_values(static_cast<size_t>(m * k), 6);
     const std::vector<double> bv = random_values(static_cast<size_t>(k * n), 7);

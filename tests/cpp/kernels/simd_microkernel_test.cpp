@@ -1,6 +1,6 @@
 // The NHWC microkernels of cpp/kernels/simd against their scalar references,
 // at sizes at, below, above and at multiples of their tiles (2x16 for the
-// gemms, over 64-row blocks, 4 channels for depthwise, 4 lanes for binary rows). Natively the
+// gemms, over 64-row blocks, 2x4 and every K tail for the narrow panel, 4 channels for depthwise, 4 lanes for binary rows). Natively the
 // f32x4 type is emulated, so this runs the tile logic itself; mul then add
 // in both, so results are bit-identical.
 #include <gtest/gtest.h>
@@ -62,27 +62,30 @@ TEST(SimdMicrokernels, GemmTilesMatchTheReferenceAtEveryEdge) {
   }
 }
 
-TEST(SimdMicrokernels, PanelTilesMatchTheReferenceAndAccumulate) {
-  for (size_t m : {1, 2, 5}) {
-    for (size_t nc : {1, 4, 9, 16}) {
-      for (size_t kc : {0, 1, 7, 40}) {
+using PanelPath = void (*)(size_t, size_t, size_t, const float*, size_t, const float*, float*,
+                          size_t, bool, const RowEpilogue*);
+
+// A tile path against its reference for every row count, column count and
+// K block size given, plain, accumulating and with each epilogue. `operand`
+// builds the B operand in the layout the path reads.
+template <typename MakeOperand>
+void expect_panel_path_matches(PanelPath tiles, PanelPath reference,
+                               std::initializer_list<size_t> ms, std::initializer_list<size_t> ncs,
+                               std::initializer_list<size_t> kcs, MakeOperand operand) {
+  for (size_t m : ms) {
+    for (size_t nc : ncs) {
+      for (size_t kc : kcs) {
         SCOPED_TRACE(testing::Message() << "m " << m << " nc " << nc << " kc " << kc);
-        // A run-time panel: zero row, then kc rows of 16 with zeros past nc.
-        std::vector<float> panel = random_floats(f32_gemm_panel_floats(kc), 5);
-        for (size_t j = 0; j < kF32GemmNr; ++j) panel[j] = 0.0f;
-        for (size_t p = 0; p < kc; ++p) {
-          for (size_t j = nc; j < kF32GemmNr; ++j) panel[(p + 1) * kF32GemmNr + j] = 0.0f;
-        }
+        const std::vector<float> b = operand(nc, kc);
         const size_t a_stride = kc + 1;
         const std::vector<float> a = random_floats(m * a_stride + 1, 17);
         const size_t c_stride = nc + 1;
         for (const bool accumulate : {false, true}) {
           std::vector<float> got = random_floats(m * c_stride, 23), want = got;
-          f32_gemm_panel_2x16(m, nc, kc, a.data(), a_stride, panel.data(), got.data(), c_stride,
-                              accumulate);
-          f32_gemm_panel_reference(m, nc, kc, a.data(), a_stride, panel.data(), want.data(),
-                                   c_stride, accumulate);
-          expect_same(got, want, accumulate ? "panel, accumulating" : "panel");
+          tiles(m, nc, kc, a.data(), a_stride, b.data(), got.data(), c_stride, accumulate, nullptr);
+          reference(m, nc, kc, a.data(), a_stride, b.data(), want.data(), c_stride, accumulate,
+                    nullptr);
+          expect_same(got, want, accumulate ? "accumulating" : "plain");
           // With an epilogue (bias, affine and a clamp that bites), per row.
           const std::vector<float> rows = random_floats(3 * m, 29);
           RowEpilogue e;
@@ -96,16 +99,52 @@ TEST(SimdMicrokernels, PanelTilesMatchTheReferenceAndAccumulate) {
             if (variant == 1) ev.bias = nullptr;
             if (variant == 2) ev.affine = ChannelAffine();
             std::vector<float> got_e = random_floats(m * c_stride, 31), want_e = got_e;
-            f32_gemm_panel_2x16(m, nc, kc, a.data(), a_stride, panel.data(), got_e.data(),
-                                c_stride, accumulate, &ev);
-            f32_gemm_panel_reference(m, nc, kc, a.data(), a_stride, panel.data(), want_e.data(),
-                                     c_stride, accumulate, &ev);
-            expect_same(got_e, want_e, "panel with an epilogue");
+            tiles(m, nc, kc, a.data(), a_stride, b.data(), got_e.data(), c_stride, accumulate, &ev);
+            reference(m, nc, kc, a.data(), a_stride, b.data(), want_e.data(), c_stride, accumulate,
+                      &ev);
+            expect_same(got_e, want_e, "with an epilogue");
           }
         }
       }
     }
   }
+}
+
+TEST(SimdMicrokernels, PanelTilesMatchTheReferenceAndAccumulate) {
+  // A run-time panel: zero row, then kc rows of 16 with zeros past nc.
+  expect_panel_path_matches(f32_gemm_panel_2x16, f32_gemm_panel_reference, {1, 2, 5}, {1, 4, 9, 16},
+                            {0, 1, 7, 40}, [](size_t nc, size_t kc) {
+                              std::vector<float> panel = random_floats(f32_gemm_panel_floats(kc), 5);
+                              for (size_t j = 0; j < kF32GemmNr; ++j) panel[j] = 0.0f;
+                              for (size_t p = 0; p < kc; ++p) {
+                                for (size_t j = nc; j < kF32GemmNr; ++j) {
+                                  panel[(p + 1) * kF32GemmNr + j] = 0.0f;
+                                }
+                              }
+                              return panel;
+                            });
+}
+
+TEST(SimdMicrokernels, NarrowTilesMatchTheReferenceAndAccumulate) {
+  // Every K tail (kc % 4), a full K block, and each narrow column count.
+  expect_panel_path_matches(f32_gemm_narrow_2x4, f32_gemm_narrow_reference, {1, 2, 5, 8},
+                            {1, 2, 3, 4}, {0, 1, 2, 3, 4, 7, 40, 256}, [](size_t nc, size_t kc) {
+                              std::vector<float> cols = random_floats(kF32NarrowNr * kc + 1, 5);
+                              for (size_t p = nc * kc; p < kF32NarrowNr * kc; ++p) cols[p] = 0.0f;
+                              return cols;
+                            });
+}
+
+TEST(SimdMicrokernels, NarrowSumsAddTheFourLanesInTheirOrder) {
+  // One row, one column, k = 4: lanes hold 1e8, 1, -1e8, 1; (1e8 + -1e8) +
+  // (1 + 1) = 2, where summing in k order would give 1e8 + 1 - 1e8 + 1 = 1.
+  const float a[4] = {1e8f, 1.0f, -1e8f, 1.0f};
+  float cols[kF32NarrowNr * 4] = {1.0f, 1.0f, 1.0f, 1.0f};
+  float got = 0.0f, want = 0.0f;
+  f32_gemm_narrow_2x4(1, 1, 4, a, 4, cols, &got, 1, false);
+  f32_gemm_narrow_reference(1, 1, 4, a, 4, cols, &want, 1, false);
+  EXPECT_EQ(got, 2.0f);
+  EXPECT_EQ(want, 2.0f);
 }
 
 TEST(SimdMicrokernels, PackingFromBothLayoutsAgrees) {
