@@ -28,7 +28,7 @@ void for_each_line(const WindowGeom& g, const int64_t* st, int64_t kd, int64_t k
 
 template <typename C>
 void im2col_chunk(const C* img, const int64_t* st, const WindowGeom& g, int64_t channels,
-                  int64_t l0, int64_t lc, C* cols) {
+                  int64_t l0, int64_t lc, C* cols, int64_t ld) {
   C* row = cols;
   for (int64_t c = 0; c < channels; ++c) {
     const C* plane = img + c * st[0];
@@ -57,7 +57,7 @@ void im2col_chunk(const C* img, const int64_t* st, const WindowGeom& g, int64_t 
             }
             for (int64_t j = hi; j < n; ++j) dst[j] = C(0);
           });
-          row += lc;
+          row += ld;
         }
       }
     }
@@ -89,11 +89,11 @@ void col2im_chunk(const C* cols, const WindowGeom& g, int64_t channels, int64_t 
 }
 
 template void im2col_chunk<float>(const float*, const int64_t*, const WindowGeom&, int64_t,
-                                  int64_t, int64_t, float*);
+                                  int64_t, int64_t, float*, int64_t);
 template void im2col_chunk<double>(const double*, const int64_t*, const WindowGeom&, int64_t,
-                                   int64_t, int64_t, double*);
+                                   int64_t, int64_t, double*, int64_t);
 template void im2col_chunk<uint64_t>(const uint64_t*, const int64_t*, const WindowGeom&, int64_t,
-                                     int64_t, int64_t, uint64_t*);
+                                     int64_t, int64_t, uint64_t*, int64_t);
 template void col2im_chunk<float>(const float*, const WindowGeom&, int64_t, int64_t, int64_t,
                                   float*, const int64_t*);
 template void col2im_chunk<double>(const double*, const WindowGeom&, int64_t, int64_t, int64_t,

@@ -10,12 +10,13 @@
 
 namespace tri {
 
-// cols[r * lc + j] = img(c, position l0 + j shifted by tap) or 0 in padding,
-// for r = (c, kd, kh, kw) over `channels` channels. img_st: element strides
-// of the channel and the three image dims.
+// cols[r * ld + j] = img(c, position l0 + j shifted by tap) or 0 in
+// padding, for j < lc and r = (c, kd, kh, kw) over `channels` channels.
+// img_st: element strides of the channel and the three image dims. ld >= lc
+// lets threads fill column ranges of one buffer.
 template <typename C>
 void im2col_chunk(const C* img, const int64_t* img_st, const WindowGeom& g, int64_t channels,
-                  int64_t l0, int64_t lc, C* cols);
+                  int64_t l0, int64_t lc, C* cols, int64_t ld);
 
 // The transpose: img(c, ...) += cols[r * lc + j]; padding taps are dropped.
 template <typename C>
@@ -23,11 +24,11 @@ void col2im_chunk(const C* cols, const WindowGeom& g, int64_t channels, int64_t 
                   C* img, const int64_t* img_st);
 
 extern template void im2col_chunk<float>(const float*, const int64_t*, const WindowGeom&, int64_t,
-                                         int64_t, int64_t, float*);
+                                         int64_t, int64_t, float*, int64_t);
 extern template void im2col_chunk<double>(const double*, const int64_t*, const WindowGeom&,
-                                          int64_t, int64_t, int64_t, double*);
+                                          int64_t, int64_t, int64_t, double*, int64_t);
 extern template void im2col_chunk<uint64_t>(const uint64_t*, const int64_t*, const WindowGeom&,
-                                            int64_t, int64_t, int64_t, uint64_t*);
+                                            int64_t, int64_t, int64_t, uint64_t*, int64_t);
 extern template void col2im_chunk<float>(const float*, const WindowGeom&, int64_t, int64_t,
                                          int64_t, float*, const int64_t*);
 extern template void col2im_chunk<double>(const double*, const WindowGeom&, int64_t, int64_t,

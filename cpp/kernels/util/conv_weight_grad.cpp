@@ -147,8 +147,8 @@ Error weight_grad(KernelContext& ctx, const ConvProblem& p, const Tensor& go, Te
       G* w = acc + gr * gcg * rows;
       for (int64_t l0 = 0; l0 < positions; l0 += lc) {
         const int64_t len = positions - l0 < lc ? positions - l0 : lc;
-        im2col_chunk<G>(img, i_st + 1, g, icg, l0, len, cols);
-        im2col_chunk<G>(grid, g_st + 1, flat, gcg, l0, len, gvals);
+        im2col_chunk<G>(img, i_st + 1, g, icg, l0, len, cols, len);
+        im2col_chunk<G>(grid, g_st + 1, flat, gcg, l0, len, gvals, len);
         for (int64_t c = 0; c < gcg; ++c) {
           for (int64_t r = 0; r < rows; ++r) w[c * rows + r] += dot(gvals + c * len, cols + r * len, len);
         }

@@ -152,6 +152,8 @@ TEST_F(ParallelKernels, GemmEpilogueFinishesEachValueOnce) {
 TEST_F(ParallelKernels, Convolution3x3Im2col) {
   expect_same_bits([&] { return conv({2, 24, 15, 13}, {16, 24, 3, 3}, 1, 1, 1); });
   expect_same_bits([&] { return conv({1, 8, 30, 30}, {32, 8, 3, 3}, 2, 1, 1); });
+  // A network's first layer: 3 channels, threads split the positions.
+  expect_same_bits([&] { return conv({1, 3, 97, 95}, {8, 3, 3, 3}, 2, 1, 1); });
 }
 
 TEST_F(ParallelKernels, ConvolutionPointwise) {
