@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { parseNpy } from '../bin/cli/npy.mjs';
 import { benchCases, REPO } from './lib/cases.mjs';
 import { measureCeiling } from './lib/ceiling.mjs';
+import { measureMachineScaling } from './lib/machine-scaling.mjs';
 import { ortEngine, tridentEngine } from './lib/engines.mjs';
 import { checkOutput } from './lib/check-output.mjs';
 import { buildSizes } from './lib/sizes.mjs';
@@ -137,6 +138,11 @@ for (const c of cases) {
 }
 
 const scalingThreads = threads > 1 ? threads : 2;
+// Cases timed on threads: the machine probe brackets them.
+const scaled = cases.some((c) => c.scaling);
+const probe = quick ? { reps: 2, ms: 50 } : { reps: 7, ms: 200 };
+if (scaled) log('measuring what the machine gives 2 threads ...');
+const machineBefore = scaled ? await measureMachineScaling(probe) : null;
 log(`timing ${scalingThreads} threads against 1 ...`);
 const threadScaling = await measureThreadScaling(trident, cases, {
   threads: scalingThreads,
@@ -146,6 +152,8 @@ const threadScaling = await measureThreadScaling(trident, cases, {
   readInput,
   log,
 });
+
+const machineAfter = scaled ? await measureMachineScaling(probe) : null;
 
 log('measuring the cost of one run ...');
 const runOverhead = await measureRunOverhead(trident, quick ? { runs: 200, warmup: 50 } : { runs: 5000, warmup: 500 });
@@ -160,6 +168,7 @@ const report = {
   run_overhead: runOverhead,
   models: results,
   thread_scaling: threadScaling,
+  machine_scaling: scaled ? { before: machineBefore, after: machineAfter } : null,
 };
 report.targets = evaluateTargets(report);
 

@@ -35,3 +35,34 @@ extern "C" __attribute__((export_name("mul_add_chains"))) float mul_add_chains(i
   return wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1) +
          wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3);
 }
+
+// The memory side, for the threads table: a stream over two 8 MB buffers,
+// b = b * m + a (24 MB of traffic a pass), about the size of mobilenet_v2's
+// activations. The bench runs it on one worker and then on two at once: how
+// much more two cores move than one tells whether this machine, at this
+// moment, can scale a memory-bound layer (a VM's neighbours share the
+// caches and the memory behind them).
+constexpr int kStreamFloats = 1 << 21;
+alignas(16) static float g_stream_a[kStreamFloats];
+alignas(16) static float g_stream_b[kStreamFloats];
+
+extern "C" __attribute__((export_name("stream_bytes_per_pass"))) int stream_bytes_per_pass(void) {
+  return 3 * kStreamFloats * static_cast<int>(sizeof(float));
+}
+
+// seed != 0 each call; a is written first once, so that its reads are of
+// real pages rather than the zero page an untouched wasm memory maps.
+extern "C" __attribute__((export_name("stream_pass"))) float stream_pass(float seed) {
+  static bool filled = false;
+  if (!filled) {
+    for (int i = 0; i < kStreamFloats; ++i) g_stream_a[i] = static_cast<float>(i & 255);
+    filled = true;
+  }
+  const v128_t m = wasm_f32x4_splat(0.5f);
+  const v128_t s = wasm_f32x4_splat(seed);
+  for (int i = 0; i < kStreamFloats; i += 4) {
+    const v128_t a = wasm_f32x4_add(wasm_v128_load(g_stream_a + i), s);
+    wasm_v128_store(g_stream_b + i, wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(g_stream_b + i), m), a));
+  }
+  return g_stream_b[0];
+}

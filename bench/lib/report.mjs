@@ -37,6 +37,15 @@ export function printReport(r) {
     for (const s of r.thread_scaling) {
       out.push(`| ${s.model} | ${PATH_LABEL[s.path] ?? s.path} | ${ms(s.one_thread_ms)} | ${s.threads} | ${ms(s.threads_ms)} | ×${s.speedup.toFixed(2)} |`);
     }
+    const m = r.machine_scaling;
+    if (m) {
+      const x = (k) => `×${m.before[k].scaling.toFixed(2)} / ×${m.after[k].scaling.toFixed(2)}`;
+      out.push('');
+      out.push(
+        `The machine on 2 workers against 1, before / after this table: mul+add chains ${x('alu')}; ` +
+          `a 2 x 8 MB stream ${x('memory')} (one worker ${m.before.memory.one.toFixed(0)} / ${m.after.memory.one.toFixed(0)} GB/s)`,
+      );
+    }
   }
   out.push('');
   const size = (s) => (s ? `${(s.bytes / 1e6).toFixed(2)} MB, ${(s.gzip_bytes / 1e6).toFixed(2)} MB gzipped` : 'not built');

@@ -97,6 +97,15 @@ interface PathResult {
       expect(s.one_thread_ms).toBeGreaterThan(0);
       expect(s.speedup).toBeCloseTo(s.one_thread_ms / s.threads_ms, 10);
     }
+    // What the machine gave 2 workers against 1, before and after that table.
+    for (const when of ['before', 'after']) {
+      for (const kernel of ['alu', 'memory']) {
+        const m = report.machine_scaling[when][kernel];
+        expect(m.one).toBeGreaterThan(0);
+        expect(m.two).toBeGreaterThan(0);
+        expect(m.scaling).toBeGreaterThan(0);
+      }
+    }
     // The smoke model is not one the threads target names: no verdict.
     expect(t.threads).toMatchObject({ measured: false, met: false, results: [] });
   }, 180_000);
@@ -107,6 +116,13 @@ interface PathResult {
     expect(r.stdout).toMatch(/SIMD128 ceiling: [\d.]+ GFLOP\/s/);
     expect(r.stdout).toMatch(/\| sgemm_256 \| \.pte portable \| [\d.]+ \(/);
     expect(r.stdout).toMatch(/One run of add_vec4\.pte from JS: median [\d.]+ µs/);
+  }, 120_000);
+
+  it('prints the threads table with what the machine gave 2 workers', () => {
+    const r = bench('--quick', '--runs', '1', '--no-cold', '--only', 'transformer_encoder');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/\| transformer_encoder \| \.pt2 \| [\d.]+ \| 2 \| [\d.]+ \| ×[\d.]+ \|/);
+    expect(r.stdout).toMatch(/The machine on 2 workers against 1, before \/ after this table: mul\+add chains ×[\d.]+ \/ ×[\d.]+; a 2 x 8 MB stream ×[\d.]+ \/ ×[\d.]+/);
   }, 120_000);
 
   it('refuses unknown cases and bad counts by name', () => {
