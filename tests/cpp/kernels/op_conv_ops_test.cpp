@@ -318,90 +318,94 @@ TEST_F(ConvOps, DepthwiseVectorPathsMatchScalar) {
     for (int64_t stride : {1, 2}) {
       for (int64_t pad : {0, 1}) {
         for (SizesType w : {3, 5, 9, 13, 21, 30}) {
-          const SizesType c = 6, h = 5;
-          std::vector<DimOrderType> order = cl ? std::vector<DimOrderType>{0, 2, 3, 1} : std::vector<DimOrderType>{};
-          Tensor* x = tf.make(ST::Float, {2, c, h, w}, seq(static_cast<size_t>(2 * c * h * w), 0.37), order);
-          Tensor* wt = tf.make(ST::Float, {c, 1, 3, 3}, seq(static_cast<size_t>(c * 9), 1.3));
-          Tensor* bias = tf.make(ST::Float, {c}, seq(static_cast<size_t>(c)));
-          const SizesType oh = (h + 2 * pad - 3) / stride + 1, ow = (w + 2 * pad - 3) / stride + 1;
-          if (ow < 1) continue;
-          Tensor* o_ref = tf.zeros(ST::Float, {2, c, oh, ow}, order);
-          Tensor* o_vec = tf.zeros(ST::Float, {2, c, oh, ow}, order);
-          ConvProblem p;
-          p.g.img[1] = h;
-          p.g.img[2] = w;
-          p.g.grid[1] = oh;
-          p.g.grid[2] = ow;
-          p.g.k[1] = p.g.k[2] = 3;
-          p.g.s[1] = p.g.s[2] = stride;
-          p.g.p[1] = p.g.p[2] = pad;
-          p.batch = 2;
-          p.in_ch = p.out_ch = p.groups = c;
-          p.input = x;
-          p.weight = wt;
-          p.bias = bias;
-          auto strides5 = [](const Tensor& t, int64_t* st) {
-            st[0] = t.strides()[0];
-            st[1] = t.strides()[1];
-            st[2] = 0;
-            st[3] = t.strides()[2];
-            st[4] = t.strides()[3];
-          };
-          strides5(*x, p.in_st);
-          strides5(*wt, p.w_st);
-          ASSERT_TRUE(depthwise3x3_applies(p));
-          KernelContext ctx{&temp_, nullptr};
-          p.out = o_ref;
-          strides5(*o_ref, p.out_st);
-          depthwise3x3(ctx, p, false);
-          p.out = o_vec;
-          depthwise3x3(ctx, p, true);
-          EXPECT_EQ(TensorFactory::values(*o_ref), TensorFactory::values(*o_vec))
-              << "cl=" << cl << " stride=" << stride << " pad=" << pad << " w=" << w;
-          // In place, out being the input itself: only planar, stride 1,
-          // padding 1 (the size kept) runs so, and gives the same values.
-          for (bool vector : {false, true}) {
-            Tensor* io = tf.make(ST::Float, {2, c, h, w}, seq(static_cast<size_t>(2 * c * h * w), 0.37), order);
-            ConvProblem q = p;
-            q.input = q.out = io;
-            strides5(*io, q.out_st);
-            q.out_over_input = true;
-            const bool applies = !cl && stride == 1 && pad == 1;
-            ASSERT_EQ(depthwise3x3_in_place_applies(q), applies)
-                << "cl=" << cl << " stride=" << stride << " pad=" << pad << " w=" << w;
-            if (!applies) continue;
-            depthwise3x3(ctx, q, vector);
-            EXPECT_EQ(TensorFactory::values(*io), TensorFactory::values(*o_ref))
-                << "in place, vector=" << vector << " w=" << w;
+          // Odd and even heights: stride 1 goes two rows at a time, the
+          // last row of an odd height alone.
+          for (SizesType h : {5, 6}) {
+            const SizesType c = 6;
+            std::vector<DimOrderType> order = cl ? std::vector<DimOrderType>{0, 2, 3, 1} : std::vector<DimOrderType>{};
+            Tensor* x = tf.make(ST::Float, {2, c, h, w}, seq(static_cast<size_t>(2 * c * h * w), 0.37), order);
+            Tensor* wt = tf.make(ST::Float, {c, 1, 3, 3}, seq(static_cast<size_t>(c * 9), 1.3));
+            Tensor* bias = tf.make(ST::Float, {c}, seq(static_cast<size_t>(c)));
+            const SizesType oh = (h + 2 * pad - 3) / stride + 1, ow = (w + 2 * pad - 3) / stride + 1;
+            if (ow < 1) continue;
+            Tensor* o_ref = tf.zeros(ST::Float, {2, c, oh, ow}, order);
+            Tensor* o_vec = tf.zeros(ST::Float, {2, c, oh, ow}, order);
+            ConvProblem p;
+            p.g.img[1] = h;
+            p.g.img[2] = w;
+            p.g.grid[1] = oh;
+            p.g.grid[2] = ow;
+            p.g.k[1] = p.g.k[2] = 3;
+            p.g.s[1] = p.g.s[2] = stride;
+            p.g.p[1] = p.g.p[2] = pad;
+            p.batch = 2;
+            p.in_ch = p.out_ch = p.groups = c;
+            p.input = x;
+            p.weight = wt;
+            p.bias = bias;
+            auto strides5 = [](const Tensor& t, int64_t* st) {
+              st[0] = t.strides()[0];
+              st[1] = t.strides()[1];
+              st[2] = 0;
+              st[3] = t.strides()[2];
+              st[4] = t.strides()[3];
+            };
+            strides5(*x, p.in_st);
+            strides5(*wt, p.w_st);
+            ASSERT_TRUE(depthwise3x3_applies(p));
+            KernelContext ctx{&temp_, nullptr};
+            p.out = o_ref;
+            strides5(*o_ref, p.out_st);
+            depthwise3x3(ctx, p, false);
+            p.out = o_vec;
+            depthwise3x3(ctx, p, true);
+            EXPECT_EQ(TensorFactory::values(*o_ref), TensorFactory::values(*o_vec))
+                << "cl=" << cl << " stride=" << stride << " pad=" << pad << " w=" << w << " h=" << h;
+            // In place, out being the input itself: only planar, stride 1,
+            // padding 1 (the size kept) runs so, and gives the same values.
+            for (bool vector : {false, true}) {
+              Tensor* io = tf.make(ST::Float, {2, c, h, w}, seq(static_cast<size_t>(2 * c * h * w), 0.37), order);
+              ConvProblem q = p;
+              q.input = q.out = io;
+              strides5(*io, q.out_st);
+              q.out_over_input = true;
+              const bool applies = !cl && stride == 1 && pad == 1;
+              ASSERT_EQ(depthwise3x3_in_place_applies(q), applies)
+                  << "cl=" << cl << " stride=" << stride << " pad=" << pad << " w=" << w;
+              if (!applies) continue;
+              depthwise3x3(ctx, q, vector);
+              EXPECT_EQ(TensorFactory::values(*io), TensorFactory::values(*o_ref))
+                  << "in place, vector=" << vector << " w=" << w << " h=" << h;
+            }
+            // A fused tail: both paths give the plain result, finished value
+            // by value (clamps that bite on both sides).
+            std::vector<float> scale(c), shift(c);
+            for (SizesType ch = 0; ch < c; ++ch) {
+              scale[ch] = 0.5f + 0.25f * static_cast<float>(ch) * (ch % 2 == 0 ? 1.f : -1.f);
+              shift[ch] = 0.3f * static_cast<float>(ch) - 0.6f;
+            }
+            p.affine.scale = scale.data();
+            p.affine.shift = shift.data();
+            p.affine.lo = -1.5f;
+            p.affine.hi = 2.0f;
+            std::vector<double> want = TensorFactory::values(*o_ref);
+            for (size_t e = 0; e < want.size(); ++e) {
+              const size_t ch = (e / static_cast<size_t>(oh * ow)) % static_cast<size_t>(c);
+              const float y = shift[ch] + static_cast<float>(want[e]) * scale[ch];
+              want[e] = std::min(std::max(y, -1.5f), 2.0f);
+            }
+            for (bool vector : {false, true}) {
+              Tensor* o_fused = tf.zeros(ST::Float, {2, c, oh, ow}, order);
+              p.out = o_fused;
+              depthwise3x3(ctx, p, vector);
+              EXPECT_EQ(TensorFactory::values(*o_fused), want) << "fused, vector=" << vector;
+            }
+            p.affine = ChannelAffine();
+            // And the op (im2col + gemm or this path) agrees with both.
+            Tensor* o_op = tf.zeros(ST::Float, {2, c, oh, ow}, order);
+            ASSERT_EQ(conv(x, wt, bias, {stride}, {pad}, {1}, false, {0}, c, o_op), Error::Ok);
+            EXPECT_VALUES(o_op, TensorFactory::values(*o_ref), 1e-5);
           }
-          // A fused tail: both paths give the plain result, finished value
-          // by value (clamps that bite on both sides).
-          std::vector<float> scale(c), shift(c);
-          for (SizesType ch = 0; ch < c; ++ch) {
-            scale[ch] = 0.5f + 0.25f * static_cast<float>(ch) * (ch % 2 == 0 ? 1.f : -1.f);
-            shift[ch] = 0.3f * static_cast<float>(ch) - 0.6f;
-          }
-          p.affine.scale = scale.data();
-          p.affine.shift = shift.data();
-          p.affine.lo = -1.5f;
-          p.affine.hi = 2.0f;
-          std::vector<double> want = TensorFactory::values(*o_ref);
-          for (size_t e = 0; e < want.size(); ++e) {
-            const size_t ch = (e / static_cast<size_t>(oh * ow)) % static_cast<size_t>(c);
-            const float y = shift[ch] + static_cast<float>(want[e]) * scale[ch];
-            want[e] = std::min(std::max(y, -1.5f), 2.0f);
-          }
-          for (bool vector : {false, true}) {
-            Tensor* o_fused = tf.zeros(ST::Float, {2, c, oh, ow}, order);
-            p.out = o_fused;
-            depthwise3x3(ctx, p, vector);
-            EXPECT_EQ(TensorFactory::values(*o_fused), want) << "fused, vector=" << vector;
-          }
-          p.affine = ChannelAffine();
-          // And the op (im2col + gemm or this path) agrees with both.
-          Tensor* o_op = tf.zeros(ST::Float, {2, c, oh, ow}, order);
-          ASSERT_EQ(conv(x, wt, bias, {stride}, {pad}, {1}, false, {0}, c, o_op), Error::Ok);
-          EXPECT_VALUES(o_op, TensorFactory::values(*o_ref), 1e-5);
         }
       }
     }
