@@ -138,6 +138,7 @@ for (const c of cases) {
 }
 
 const scalingThreads = threads > 1 ? threads : 2;
+const scalingMinMs = quick ? 0 : 4000;
 // Cases timed on threads: the machine probe brackets them.
 const scaled = cases.some((c) => c.scaling);
 const probe = quick ? { reps: 2, ms: 50 } : { reps: 7, ms: 200 };
@@ -147,6 +148,7 @@ log(`timing ${scalingThreads} threads against 1 ...`);
 const threadScaling = await measureThreadScaling(trident, cases, {
   threads: scalingThreads,
   runs,
+  minMs: scalingMinMs,
   warmup,
   warmupMs,
   readInput,
@@ -161,7 +163,7 @@ const runOverhead = await measureRunOverhead(trident, quick ? { runs: 200, warmu
 const report = {
   date: new Date().toISOString(),
   machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.arch()}` },
-  settings: { quick, runs, warmup, threads, interleaved: true },
+  settings: { quick, runs, warmup, threads, interleaved: true, scaling_min_ms: scalingMinMs },
   engines: { trident: { build: trident.build, version: trident.version }, ort: { build: ort.build, version: ort.version } },
   ceiling,
   sizes: buildSizes(ort.ortWasmPath),

@@ -32,10 +32,14 @@ export function printReport(r) {
   }
   if (r.thread_scaling?.length) {
     out.push('');
-    out.push('| model | path | 1 thread ms | threads | ms | speedup |');
-    out.push('|---|---|---|---|---|---|');
+    out.push('| model | path | runs | 1 thread ms (q1–q3) | threads | ms (q1–q3) | speedup |');
+    out.push('|---|---|---|---|---|---|---|');
+    const spread = (median, q) => (q ? `${ms(median)} (${ms(q[0])}–${ms(q[1])})` : ms(median));
     for (const s of r.thread_scaling) {
-      out.push(`| ${s.model} | ${PATH_LABEL[s.path] ?? s.path} | ${ms(s.one_thread_ms)} | ${s.threads} | ${ms(s.threads_ms)} | ×${s.speedup.toFixed(2)} |`);
+      out.push(
+        `| ${s.model} | ${PATH_LABEL[s.path] ?? s.path} | ${s.runs ?? '—'} | ${spread(s.one_thread_ms, s.one_thread_quartiles_ms)} | ` +
+          `${s.threads} | ${spread(s.threads_ms, s.threads_quartiles_ms)} | ×${s.speedup.toFixed(2)} |`,
+      );
     }
     const m = r.machine_scaling;
     if (m) {

@@ -90,12 +90,31 @@ interface PathResult {
     expect(t.speed.met).toBe(false);
 
     // 2 threads against 1 on the threads build, every path of the smoke model.
-    const scaling = report.thread_scaling as Array<{ model: string; path: string; threads: number; one_thread_ms: number; threads_ms: number; speedup: number }>;
+    const scaling = report.thread_scaling as Array<{
+      model: string;
+      path: string;
+      threads: number;
+      runs: number;
+      one_thread_ms: number;
+      threads_ms: number;
+      one_thread_quartiles_ms: [number, number];
+      threads_quartiles_ms: [number, number];
+      speedup: number;
+    }>;
+    expect(report.settings.scaling_min_ms).toBe(0);
     expect(scaling.map((s) => `${s.model}/${s.path}`)).toEqual(['transformer_encoder/pte', 'transformer_encoder/pte_xnnpack', 'transformer_encoder/pt2']);
     for (const s of scaling) {
       expect(s.threads).toBe(2);
       expect(s.one_thread_ms).toBeGreaterThan(0);
       expect(s.speedup).toBeCloseTo(s.one_thread_ms / s.threads_ms, 10);
+      expect(s.runs).toBe(report.settings.runs);
+      for (const [median, [q1, q3]] of [
+        [s.one_thread_ms, s.one_thread_quartiles_ms],
+        [s.threads_ms, s.threads_quartiles_ms],
+      ] as const) {
+        expect(q1).toBeLessThanOrEqual(median);
+        expect(q3).toBeGreaterThanOrEqual(median);
+      }
     }
     // What the machine gave 2 workers against 1, before and after that table.
     for (const when of ['before', 'after']) {
@@ -121,7 +140,7 @@ interface PathResult {
   it('prints the threads table with what the machine gave 2 workers', () => {
     const r = bench('--quick', '--runs', '1', '--no-cold', '--only', 'transformer_encoder');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/\| transformer_encoder \| \.pt2 \| [\d.]+ \| 2 \| [\d.]+ \| ×[\d.]+ \|/);
+    expect(r.stdout).toMatch(/\| transformer_encoder \| \.pt2 \| 1 \| [\d.]+ \([\d.]+–[\d.]+\) \| 2 \| [\d.]+ \([\d.]+–[\d.]+\) \| ×[\d.]+ \|/);
     expect(r.stdout).toMatch(/The machine on 2 workers against 1, before \/ after this table: mul\+add chains ×[\d.]+ \/ ×[\d.]+; a 2 x 8 MB stream ×[\d.]+ \/ ×[\d.]+/);
   }, 120_000);
 
