@@ -5,6 +5,7 @@
 #include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/conv_depthwise.h"
 #include "cpp/kernels/util/conv_im2col.h"
+#include "cpp/kernels/util/conv_winograd.h"
 #include "cpp/kernels/util/gemm.h"
 #include "cpp/kernels/util/scratch_size.h"
 #include "cpp/kernels/util/simd.h"
@@ -322,7 +323,10 @@ size_t convolution_scratch(const ConvProblem& p) {
   if (p.out == nullptr || p.groups < 1) return 0;
   if (depthwise3x3_applies(p)) return ScratchSize().add<float>(10 * p.in_ch).bytes();
   switch (compute_kind(p.out->scalar_type())) {
-    case ComputeKind::Float: return conv_scratch<float>(p);
+    case ComputeKind::Float:
+      // With both, the im2col path still runs if temp ever falls short.
+      return winograd3x3_applies(p) ? std::max(winograd3x3_scratch(p), conv_scratch<float>(p))
+                                    : conv_scratch<float>(p);
     case ComputeKind::Double: return conv_scratch<double>(p);
     default: return conv_scratch<uint64_t>(p);
   }
@@ -339,6 +343,7 @@ Error run_convolution(KernelContext& context, const ConvProblem& p) {
     depthwise3x3(context, p, simd_enabled());
     return Error::Ok;
   }
+  if (winograd3x3_applies(p) && winograd3x3(context, p)) return Error::Ok;
   switch (compute_kind(p.out->scalar_type())) {
     case ComputeKind::Float: return run<float>(context, p);
     case ComputeKind::Double: return run<double>(context, p);

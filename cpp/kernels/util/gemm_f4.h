@@ -36,6 +36,9 @@ inline F4 f4_load_partial(const float* p, size_t n) {
 // Lanes 0 and 2 of a then of b; lanes 1 and 3 (stride-2 windows).
 inline F4 f4_even(F4 a, F4 b) { return wasm_i32x4_shuffle(a, b, 0, 2, 4, 6); }
 inline F4 f4_odd(F4 a, F4 b) { return wasm_i32x4_shuffle(a, b, 1, 3, 5, 7); }
+// a0 b0 a1 b1 and a2 b2 a3 b3 (pairs back to a row).
+inline F4 f4_zip_lo(F4 a, F4 b) { return wasm_i32x4_shuffle(a, b, 0, 4, 1, 5); }
+inline F4 f4_zip_hi(F4 a, F4 b) { return wasm_i32x4_shuffle(a, b, 2, 6, 3, 7); }
 inline void f4_store_partial(float* p, size_t n, F4 v) {
   if (n > 0) p[0] = wasm_f32x4_extract_lane(v, 0);
   if (n > 1) p[1] = wasm_f32x4_extract_lane(v, 1);
@@ -94,6 +97,8 @@ inline void f4_store_partial(float* p, size_t n, F4 v) {
 }
 inline F4 f4_even(F4 a, F4 b) { return F4{{a.v[0], a.v[2], b.v[0], b.v[2]}}; }
 inline F4 f4_odd(F4 a, F4 b) { return F4{{a.v[1], a.v[3], b.v[1], b.v[3]}}; }
+inline F4 f4_zip_lo(F4 a, F4 b) { return F4{{a.v[0], b.v[0], a.v[1], b.v[1]}}; }
+inline F4 f4_zip_hi(F4 a, F4 b) { return F4{{a.v[2], b.v[2], a.v[3], b.v[3]}}; }
 inline F4 f4_madd(F4 acc, F4 a, F4 b) {
   for (int l = 0; l < 4; ++l) acc.v[l] += a.v[l] * b.v[l];
   return acc;

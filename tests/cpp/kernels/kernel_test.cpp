@@ -1,11 +1,20 @@
 #include "tests/cpp/kernels/kernel_test.h"
 
 #include <cmath>
+#include <random>
 #include <sstream>
 
 #include "cpp/runtime/kernel/kernel_args.h"
 
 namespace tri::testing {
+
+std::vector<double> random_values(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> dist(-1, 1);
+  std::vector<double> v(n);
+  for (double& x : v) x = static_cast<float>(dist(rng));
+  return v;
+}
 
 Error KernelTest::call(const char* name, std::vector<EValue*> args) {
   const KernelEntry* entry = find_kernel(name);

@@ -54,6 +54,9 @@ class KernelTest : public ::testing::Test {
 
 std::vector<SizesType> sizes_of(const Tensor& t);
 
+// n values uniform in [-1, 1), each exact in float32, from `seed`.
+std::vector<double> random_values(size_t n, uint32_t seed);
+
 // Element-wise comparison with absolute + relative tolerance; NaN == NaN.
 ::testing::AssertionResult values_near(const Tensor& t, const std::vector<double>& expected,
                                        double tol = 0);

@@ -8,6 +8,7 @@
 
 #include "cpp/kernels/util/gemm.h"
 #include "cpp/kernels/util/conv_depthwise.h"
+#include "cpp/kernels/util/conv_plan.h"
 #include "cpp/kernels/util/gemm_f32.h"
 #include "cpp/kernels/util/pool_channels_last.h"
 #include "tests/cpp/kernels/kernel_test.h"
@@ -343,19 +344,12 @@ TEST_F(ConvOps, DepthwiseVectorPathsMatchScalar) {
             p.input = x;
             p.weight = wt;
             p.bias = bias;
-            auto strides5 = [](const Tensor& t, int64_t* st) {
-              st[0] = t.strides()[0];
-              st[1] = t.strides()[1];
-              st[2] = 0;
-              st[3] = t.strides()[2];
-              st[4] = t.strides()[3];
-            };
-            strides5(*x, p.in_st);
-            strides5(*wt, p.w_st);
+            conv_strides5(*x, p.in_st);
+            conv_strides5(*wt, p.w_st);
             ASSERT_TRUE(depthwise3x3_applies(p));
             KernelContext ctx{&temp_, nullptr};
             p.out = o_ref;
-            strides5(*o_ref, p.out_st);
+            conv_strides5(*o_ref, p.out_st);
             depthwise3x3(ctx, p, false);
             p.out = o_vec;
             depthwise3x3(ctx, p, true);
@@ -367,7 +361,7 @@ TEST_F(ConvOps, DepthwiseVectorPathsMatchScalar) {
               Tensor* io = tf.make(ST::Float, {2, c, h, w}, seq(static_cast<size_t>(2 * c * h * w), 0.37), order);
               ConvProblem q = p;
               q.input = q.out = io;
-              strides5(*io, q.out_st);
+              conv_strides5(*io, q.out_st);
               q.out_over_input = true;
               const bool applies = !cl && stride == 1 && pad == 1;
               ASSERT_EQ(depthwise3x3_in_place_applies(q), applies)

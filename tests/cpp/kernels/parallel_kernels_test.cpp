@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <random>
 #include <tuple>
 #include <vector>
 
@@ -18,14 +17,6 @@ namespace tri::testing {
 namespace {
 
 using ST = ScalarType;
-
-std::vector<double> random_values(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> dist(-1, 1);
-  std::vector<double> v(n);
-  for (double& x : v) x = static_cast<float>(dist(rng));
-  return v;
-}
 
 class ParallelKernels : public KernelTest {
  protected:
@@ -149,7 +140,13 @@ TEST_F(ParallelKernels, GemmEpilogueFinishesEachValueOnce) {
   }
 }
 
+TEST_F(ParallelKernels, Convolution3x3Winograd) {
+  expect_same_bits([&] { return conv({2, 64, 15, 13}, {64, 64, 3, 3}, 1, 1, 1); });
+  expect_same_bits([&] { return conv({1, 64, 20, 21}, {72, 64, 3, 3}, 1, 0, 1); });
+}
+
 TEST_F(ParallelKernels, Convolution3x3Im2col) {
+  // 24 input channels: below what Winograd takes.
   expect_same_bits([&] { return conv({2, 24, 15, 13}, {16, 24, 3, 3}, 1, 1, 1); });
   expect_same_bits([&] { return conv({1, 8, 30, 30}, {32, 8, 3, 3}, 2, 1, 1); });
   // A network's first layer: 3 channels, threads split the positions.
