@@ -10,27 +10,35 @@ import { REPO } from './cases.mjs';
 const WASM = path.join(REPO, 'build', 'wasm', 'bench', 'ceiling', 'ceiling.wasm');
 const ITERATIONS = 10000; // per call: ~20 us, so V8 tiers the function up
 
-/** Best of `reps` timed batches, in GFLOP/s on one core. */
-export async function measureCeiling({ reps, seconds }) {
+/**
+ * The ceiling kernel, instantiated and tiered up, as a function that runs it
+ * for about `ms` and returns the GFLOP/s it reached.
+ */
+export async function ceilingSampler() {
   if (!existsSync(WASM)) throw new Error(`${WASM} is missing: run 'bash scripts/build.sh wasm'`);
   const { instance } = await WebAssembly.instantiate(readFileSync(WASM), {});
   const chains = instance.exports.mul_add_chains;
   const flopsPerIteration = instance.exports.flops_per_iteration();
   let sink = 0;
   for (let i = 0; i < 300; i++) sink += chains(1000, 1); // warm-up and tier-up
-  const perRep = (seconds * 1000) / reps;
-  const results = [];
-  for (let r = 0; r < reps; r++) {
+  return (ms) => {
     let calls = 0;
     const start = performance.now();
     let elapsed = 0;
-    while (elapsed < perRep) {
+    while (elapsed < ms) {
       for (let i = 0; i < 50; i++) sink += chains(ITERATIONS, 1);
       calls += 50;
       elapsed = performance.now() - start;
     }
-    results.push((calls * ITERATIONS * flopsPerIteration) / (elapsed * 1e6));
-  }
-  if (!Number.isFinite(sink)) throw new Error('ceiling kernel produced a non-finite sum');
+    if (!Number.isFinite(sink)) throw new Error('ceiling kernel produced a non-finite sum');
+    return (calls * ITERATIONS * flopsPerIteration) / (elapsed * 1e6);
+  };
+}
+
+/** Best of `reps` timed batches, in GFLOP/s on one core. */
+export async function measureCeiling({ reps, seconds }) {
+  const sample = await ceilingSampler();
+  const results = [];
+  for (let r = 0; r < reps; r++) results.push(sample((seconds * 1000) / reps));
   return { gflops: Math.max(...results), reps: results, kernel: '12 independent f32x4 mul+add chains, 1 thread' };
 }

@@ -30,6 +30,21 @@ export function printReport(r) {
       );
     }
   }
+  const own = r.models.filter((m) => m.ceiling_in_rounds_gflops !== undefined);
+  if (own.length) {
+    out.push('');
+    out.push(
+      'SGEMM against the ceiling timed in its own rounds (one 10 ms sample a round, median): ' +
+        own
+          .map((m) => {
+            const fractions = Object.entries(m.paths)
+              .filter(([p]) => p !== 'onnx')
+              .map(([p, s]) => `${PATH_LABEL[p] ?? p} ${pct(s.ceiling_fraction_in_rounds)}`);
+            return `${m.name} ${m.ceiling_in_rounds_gflops.toFixed(1)} GFLOP/s, ${fractions.join(', ')}`;
+          })
+          .join('; '),
+    );
+  }
   if (r.thread_scaling?.length) {
     out.push('');
     out.push('| model | path | runs | 1 thread ms (q1–q3) | threads | ms (q1–q3) | speedup |');
@@ -61,7 +76,7 @@ export function printReport(r) {
   out.push(`Targets:`);
   out.push(`- ours / ORT ≤ ${t.speed.limit} on every model and path: ${mark(t.speed.met)}` +
     (t.speed.results.length ? ` (worst ${Math.max(...t.speed.results.map((s) => s.ratio)).toFixed(2)})` : ' (no model in this run)'));
-  out.push(`- SGEMM 512/1024 ≥ ${pct(t.sgemm.limit)} of the ceiling: ${mark(t.sgemm.met)}` +
+  out.push(`- SGEMM 512/1024 ≥ ${pct(t.sgemm.limit)} of the ceiling timed in its rounds: ${mark(t.sgemm.met)}` +
     (t.sgemm.results.length ? ` (${t.sgemm.results.map((s) => `${s.model} ${s.path} ${pct(s.ceiling_fraction)}`).join(', ')})` : ' (not in this run)'));
   out.push(`- trident.wasm ≤ ${(t.size.limit_gzip_bytes / 1e6).toFixed(1)} MB gzipped: ${mark(t.size.met)}`);
   out.push(`- one run ≤ ${t.run_overhead.limit_us} µs: ${mark(t.run_overhead.met)}`);

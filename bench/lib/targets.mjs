@@ -17,7 +17,9 @@ export function evaluateTargets(report) {
       if (p === 'onnx') continue;
       if (m.kind === 'model') speed.push({ model: m.name, path: p, ratio: r.ratio_to_ort, met: r.ratio_to_ort <= TARGETS.ratio });
       if (m.kind === 'sgemm' && report.settings.threads === 1) {
-        sgemm.push({ model: m.name, path: p, ceiling_fraction: r.ceiling_fraction, met: r.ceiling_fraction >= TARGETS.sgemmCeilingFraction });
+        // Against the ceiling timed in the case's own rounds (bench.mjs).
+        const fraction = r.ceiling_fraction_in_rounds ?? r.ceiling_fraction;
+        sgemm.push({ model: m.name, path: p, ceiling_fraction: fraction, met: fraction >= TARGETS.sgemmCeilingFraction });
       }
     }
   }

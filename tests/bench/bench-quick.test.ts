@@ -33,6 +33,7 @@ interface PathResult {
   ratio_to_ort: number;
   gflops: number | null;
   ceiling_fraction: number | null;
+  ceiling_fraction_in_rounds?: number;
   max_abs_error: number;
   error_bound: number;
   first_output_ms?: number;
@@ -55,6 +56,11 @@ interface PathResult {
     expect(Object.keys(transformer.paths)).toEqual(['onnx', 'pte', 'pte_xnnpack', 'pt2']);
     expect(Object.keys(sgemm.paths)).toEqual(['onnx', 'pte']);
     expect(sgemm.flops).toBe(2 * 256 ** 3);
+    // SGEMM also timed the ceiling kernel in its rounds; only SGEMM did.
+    expect(sgemm.ceiling_in_rounds_gflops).toBeGreaterThan(1);
+    expect(transformer.ceiling_in_rounds_gflops).toBeUndefined();
+    const sgemmPte = sgemm.paths.pte as PathResult;
+    expect(sgemmPte.ceiling_fraction_in_rounds).toBeCloseTo(sgemmPte.gflops! / sgemm.ceiling_in_rounds_gflops, 6);
 
     for (const m of report.models) {
       const ort = m.paths.onnx as PathResult;
@@ -134,6 +140,7 @@ interface PathResult {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/SIMD128 ceiling: [\d.]+ GFLOP\/s/);
     expect(r.stdout).toMatch(/\| sgemm_256 \| \.pte portable \| [\d.]+ \(/);
+    expect(r.stdout).toMatch(/SGEMM against the ceiling timed in its own rounds \(one 10 ms sample a round, median\): sgemm_256 [\d.]+ GFLOP\/s, \.pte portable \d+%/);
     expect(r.stdout).toMatch(/One run of add_vec4\.pte from JS: median [\d.]+ µs/);
   }, 120_000);
 
