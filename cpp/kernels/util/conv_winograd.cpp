@@ -22,6 +22,10 @@ constexpr int64_t kPoints = 16;
 constexpr int64_t kMinChannels = 64;
 constexpr int64_t kMaxChannelProduct = 128 * 128;
 constexpr int64_t kMinTiles = 64;
+// The transformed planes are whole (not tiled like im2col's columns): past
+// this the im2col path, whose tiles stop at 8 MiB, runs instead, so a large
+// image or batch never asks for more scratch than it did before.
+constexpr size_t kMaxScratchBytes = size_t{16} << 20;
 
 struct Shape {
   int64_t in_ch, out_ch;
@@ -217,7 +221,7 @@ bool winograd3x3_applies(const ConvProblem& p) {
       p.in_ch * p.out_ch > kMaxChannelProduct) {
     return false;
   }
-  return shape_of(p).tiles >= kMinTiles;
+  return shape_of(p).tiles >= kMinTiles && winograd3x3_scratch(p) <= kMaxScratchBytes;
 }
 
 size_t winograd3x3_scratch(const ConvProblem& p) {

@@ -19,7 +19,7 @@ namespace tri {
 // of out contiguous (out may lie over the input: all of it is read
 // first), at least 64 channels in and out but at most 128 x 128 pairs of
 // them (past that the filter transform, made on every run, eats the
-// gain), and at least 64 2x2 output tiles.
+// gain), at least 64 2x2 output tiles, and at most 16 MiB of scratch.
 bool winograd3x3_applies(const ConvProblem& p);
 
 // The temp winograd3x3 takes for p.

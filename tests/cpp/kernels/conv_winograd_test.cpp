@@ -211,6 +211,9 @@ TEST_F(ConvWinograd, LeavesOtherProblemsToIm2col) {
   EXPECT_TRUE(declines([](ConvProblem& q) { q.in_ch = 32; }));
   EXPECT_TRUE(declines([](ConvProblem& q) { q.in_ch = q.out_ch = 256; }));
   EXPECT_TRUE(declines([](ConvProblem& q) { q.g.grid[1] = q.g.grid[2] = 6; }));  // 9 tiles
+  // 64 images of 16x16: 32 MiB of transformed planes, past what it takes.
+  EXPECT_TRUE(declines([](ConvProblem& q) { q.batch = 64; }));
+  EXPECT_FALSE(declines([](ConvProblem& q) { q.batch = 16; }));
 }
 
 }  // namespace
