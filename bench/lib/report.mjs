@@ -34,7 +34,8 @@ export function printReport(r) {
   if (own.length) {
     out.push('');
     out.push(
-      'SGEMM against the ceiling timed in its own rounds (one 10 ms sample a round, median): ' +
+      // Reports saved before ceiling_sample_ms was recorded lack it.
+      `SGEMM against the ceiling timed in its own rounds (one ${r.settings.ceiling_sample_ms ? `${r.settings.ceiling_sample_ms} ms ` : ''}sample a round, median): ` +
         own
           .map((m) => {
             const fractions = Object.entries(m.paths)

@@ -108,6 +108,7 @@ interface PathResult {
       speedup: number;
     }>;
     expect(report.settings.scaling_min_ms).toBe(0);
+    expect(report.settings.ceiling_sample_ms).toBe(10);
     expect(scaling.map((s) => `${s.model}/${s.path}`)).toEqual(['transformer_encoder/pte', 'transformer_encoder/pte_xnnpack', 'transformer_encoder/pt2']);
     for (const s of scaling) {
       expect(s.threads).toBe(2);
