@@ -23,8 +23,26 @@ void copy_row(char* const* p, const int64_t* s, int64_t n) {
 }
 
 template <typename T>
-void copy_bits(const NdIter& it) {
-  it.for_each_row([](char* const* p, const int64_t* s, int64_t n) { copy_row<T>(p, s, n); });
+void copy_bits(const NdIter& it, bool parallel) {
+  const auto row = [](char* const* p, const int64_t* s, int64_t n) { copy_row<T>(p, s, n); };
+  if (parallel) {
+    it.for_each_row_parallel(row);
+  } else {
+    it.for_each_row(row);
+  }
+}
+
+// Same-type copies by element width; false for a conversion.
+bool copy_same_type(const NdIter& it, const TensorView& src, const TensorView& dst,
+                    bool parallel) {
+  if (src.type != dst.type) return false;
+  switch (dst.element_size()) {
+    case 1: copy_bits<uint8_t>(it, parallel); return true;
+    case 2: copy_bits<uint16_t>(it, parallel); return true;
+    case 4: copy_bits<uint32_t>(it, parallel); return true;
+    case 8: copy_bits<uint64_t>(it, parallel); return true;
+    default: return false;
+  }
 }
 
 // Converting copies go through a pivot type that holds every source value
@@ -120,16 +138,13 @@ void copy_dual_counter(const TensorView& src, const TensorView& dst) {
 void copy_view(const TensorView& src, const TensorView& dst) {
   const TensorView* ops[] = {&dst, &src};
   const NdIter it(dst.sizes, dst.dim, ops, 2);
-  if (src.type == dst.type) {
-    switch (dst.element_size()) {
-      case 1: copy_bits<uint8_t>(it); return;
-      case 2: copy_bits<uint16_t>(it); return;
-      case 4: copy_bits<uint32_t>(it); return;
-      case 8: copy_bits<uint64_t>(it); return;
-      default: break;
-    }
-  }
-  convert_view(it, src.type, dst.type);
+  if (!copy_same_type(it, src, dst, /*parallel=*/false)) convert_view(it, src.type, dst.type);
+}
+
+void copy_view_disjoint(const TensorView& src, const TensorView& dst) {
+  const TensorView* ops[] = {&dst, &src};
+  const NdIter it(dst.sizes, dst.dim, ops, 2);
+  if (!copy_same_type(it, src, dst, /*parallel=*/true)) convert_view(it, src.type, dst.type);
 }
 
 void copy_bytes(void* dst, const void* src, size_t n) {

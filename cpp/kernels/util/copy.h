@@ -11,6 +11,11 @@ namespace tri {
 // dst[i] = src[i] over dst's shape; src broadcasts to it (expand).
 void copy_view(const TensorView& src, const TensorView& dst);
 
+// copy_view for views whose memory does not overlap: same-type copies
+// spread over the thread pool (a transpose at a graph's edge is a strided
+// gather worth two cores).
+void copy_view_disjoint(const TensorView& src, const TensorView& dst);
+
 // Copies the elements of src into dst in logical (row-major) order; the
 // shapes may differ but the element counts must match (view/reshape).
 void copy_reshape(const TensorView& src, const TensorView& dst);

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "cpp/host/thread_pool.h"
+#include "cpp/kernels/util/copy.h"
+#include "cpp/kernels/util/tensor_view.h"
 #include "cpp/kernels/util/gemm.h"
 #include "cpp/kernels/util/gemm_f32.h"
 #include "cpp/runtime/platform/parallel.h"
@@ -209,6 +211,45 @@ TEST_F(ParallelKernels, SumOverInnerAndOuterDims) {
       return TensorFactory::values(*out);
     });
   }
+}
+
+TEST_F(ParallelKernels, CopyViewDisjointGathersAPermutedWindow) {
+  // NCHW -> NHWC of a window [1:3) x [5:101) x [2:98) of a [2, 4, 110, 100]
+  // input: strided rows, several chunks; each element checked by index.
+  const std::vector<double> xv = random_values(2 * 4 * 110 * 100, 11);
+  const std::vector<float> x(xv.begin(), xv.end());
+  expect_same_bits([&] {
+    TensorView src;
+    src.data = const_cast<float*>(x.data());
+    src.type = ScalarType::Float;
+    src.dim = 4;
+    const int64_t full[4] = {2, 4, 110, 100};
+    int64_t strides[4];
+    row_major_strides(full, 4, strides);
+    src.data = const_cast<float*>(x.data()) + 1 * strides[1] + 5 * strides[2] + 2 * strides[3];
+    // Output dims (n, h, w, c) walk input dims (0, 2, 3, 1).
+    const int64_t sizes[4] = {2, 96, 96, 2};
+    const int perm[4] = {0, 2, 3, 1};
+    for (int d = 0; d < 4; ++d) {
+      src.sizes[d] = sizes[d];
+      src.strides[d] = strides[perm[d]];
+    }
+    std::vector<float> y(2 * 96 * 96 * 2, -1.f);
+    TensorView dst = src;
+    dst.data = y.data();
+    row_major_strides(dst.sizes, 4, dst.strides);
+    copy_view_disjoint(src, dst);
+    size_t at = 0;
+    for (int64_t n = 0; n < 2; ++n)
+      for (int64_t h = 0; h < 96; ++h)
+        for (int64_t w = 0; w < 96; ++w)
+          for (int64_t c = 0; c < 2; ++c, ++at) {
+            const float want = x[static_cast<size_t>(n * strides[0] + (c + 1) * strides[1] +
+                                                     (h + 5) * strides[2] + (w + 2) * strides[3])];
+            EXPECT_EQ(y[at], want) << n << " " << h << " " << w << " " << c;
+          }
+    return std::vector<double>(y.begin(), y.end());
+  });
 }
 
 }  // namespace

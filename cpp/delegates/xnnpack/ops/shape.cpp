@@ -8,7 +8,8 @@
 
 #include "cpp/delegates/xnnpack/ops/quant_params.h"
 #include "cpp/kernels/simd/qs8_dot.h"
-#include "cpp/runtime/platform/parallel.h"
+#include "cpp/kernels/util/copy.h"
+#include "cpp/kernels/util/tensor_view.h"
 
 namespace tri::xnnpack {
 namespace {
@@ -28,41 +29,27 @@ Error check_same_dtype(Node& node, const Value* values) {
   return Error::Ok;
 }
 
-// Steps a row-major index through `v`'s shape; false after the last.
-bool next_index(int64_t* index, const Value& v) {
-  for (int32_t d = v.rank() - 1; d >= 0; --d) {
-    if (++index[d] < v.dim(d)) return true;
-    index[d] = 0;
-  }
-  return false;
+// `v` as the kernel library's strided view (row-major, as the delegate's
+// values are): slice, transpose and pad are views of their input (or
+// output) handed to copy_view_disjoint, which copies contiguous runs over
+// the thread pool, not element by element (a transformer layer's three
+// q/k/v slices took 0.23 ms each that way, against 6 us for the portable
+// slice_copy).
+TensorView view_of(const Value& v) {
+  TensorView t;
+  t.data = v.data();
+  t.type = v.tensor.scalar_type();
+  t.dim = v.rank();
+  for (int32_t d = 0; d < t.dim; ++d) t.sizes[d] = v.dim(d);
+  row_major_strides(t.sizes, t.dim, t.strides);
+  return t;
 }
 
-// Walks the output in row-major order; `offset` maps an output index to
-// the input element copied there.
-template <typename Offset>
-void gather(const Value& x, Value& y, const Offset& offset) {
-  const size_t e = elem_bytes(y);
-  int64_t index[kMaxDims] = {};
-  const uint8_t* src = static_cast<const uint8_t*>(x.data());
-  uint8_t* dst = static_cast<uint8_t*>(y.data());
-  const size_t n = y.numel();
-  for (size_t i = 0; i < n; ++i) {
-    const int64_t at = offset(index);
-    if (at < 0) {
-      memset(dst + i * e, 0, e);
-    } else {
-      memcpy(dst + i * e, src + static_cast<size_t>(at) * e, e);
-    }
-    next_index(index, y);
-  }
-}
-
-void strides_of(const Value& v, int64_t* strides) {
-  int64_t s = 1;
-  for (int32_t d = v.rank() - 1; d >= 0; --d) {
-    strides[d] = s;
-    s *= v.dim(d);
-  }
+// The view moved by `offset[d]` elements along each dim d.
+void shift_view(TensorView& t, const int64_t* offset) {
+  int64_t at = 0;
+  for (int32_t d = 0; d < t.dim; ++d) at += offset[d] * t.strides[d];
+  t.data = static_cast<uint8_t*>(t.data) + at * static_cast<int64_t>(t.element_size());
 }
 
 // ---- transpose ------------------------------------------------------------
@@ -91,50 +78,15 @@ Error reshape_transpose(const Node& node, Value* values) {
 
 Error run_transpose(const Node& node, Value* values, RunContext&) {
   const Value& x = in(node, values, 0);
-  Value& y = out(node, values);
   const DimLists& d = node.params.dims;
-  int64_t xs[kMaxDims];
-  strides_of(x, xs);
-  const size_t e = elem_bytes(y);
-  // Output dim k walks input dim perm[k]; the innermost output dim is a
-  // strided run of the input.
-  const int32_t rank = y.rank();
-  if (rank == 0) {
-    memcpy(y.data(), x.data(), e);
-    return Error::Ok;
+  // Output dim k walks input dim perm[k].
+  const TensorView input = view_of(x);
+  TensorView permuted = input;
+  for (int32_t k = 0; k < input.dim; ++k) {
+    permuted.sizes[k] = input.sizes[d.a[k]];
+    permuted.strides[k] = input.strides[d.a[k]];
   }
-  const int64_t inner = y.dim(rank - 1);
-  const int64_t step = xs[d.a[rank - 1]];
-  const size_t rows = inner == 0 ? 0 : y.numel() / static_cast<size_t>(inner);
-  const uint8_t* src = static_cast<const uint8_t*>(x.data());
-  uint8_t* dst = static_cast<uint8_t*>(y.data());
-  const size_t min_rows = static_cast<size_t>((int64_t{1} << 14) / (inner + 1) + 1);
-  parallel_for(rows, min_rows, [&](size_t r0, size_t r1) {
-    // The output index of row r0, outer dims; then counted up row by row.
-    int64_t index[kMaxDims] = {};
-    size_t rest = r0;
-    for (int32_t k = rank - 2; k >= 0; --k) {
-      index[k] = static_cast<int64_t>(rest % static_cast<size_t>(y.dim(k)));
-      rest /= static_cast<size_t>(y.dim(k));
-    }
-    for (size_t r = r0; r < r1; ++r) {
-      int64_t base = 0;
-      for (int32_t k = 0; k + 1 < rank; ++k) base += index[k] * xs[d.a[k]];
-      if (e == 4) {
-        const float* s = reinterpret_cast<const float*>(src) + base;
-        float* o = reinterpret_cast<float*>(dst) + r * inner;
-        for (int64_t i = 0; i < inner; ++i) o[i] = s[i * step];
-      } else {
-        for (int64_t i = 0; i < inner; ++i) {
-          memcpy(dst + (r * inner + i) * e, src + (base + i * step) * e, e);
-        }
-      }
-      for (int32_t k = rank - 2; k >= 0; --k) {
-        if (++index[k] < y.dim(k)) break;
-        index[k] = 0;
-      }
-    }
-  });
+  copy_view_disjoint(permuted, view_of(out(node, values)));
   return Error::Ok;
 }
 
@@ -207,16 +159,11 @@ Error reshape_slice(const Node& node, Value* values) {
 }
 
 Error run_slice(const Node& node, Value* values, RunContext&) {
-  const Value& x = in(node, values, 0);
-  Value& y = out(node, values);
-  int64_t xs[kMaxDims];
-  strides_of(x, xs);
-  const DimLists& d = node.params.dims;
-  gather(x, y, [&](const int64_t* index) {
-    int64_t at = 0;
-    for (int k = 0; k < d.rank; ++k) at += (index[k] + d.a[k]) * xs[k];
-    return at;
-  });
+  const Value& y = out(node, values);
+  TensorView window = view_of(in(node, values, 0));
+  shift_view(window, node.params.dims.a);
+  for (int32_t k = 0; k < window.dim; ++k) window.sizes[k] = y.dim(k);
+  copy_view_disjoint(window, view_of(y));
   return Error::Ok;
 }
 
@@ -240,38 +187,22 @@ Error reshape_pad(const Node& node, Value* values) {
 Error run_pad(const Node& node, Value* values, RunContext&) {
   const Value& x = in(node, values, 0);
   Value& y = out(node, values);
-  const DimLists& d = node.params.scalar.dims;
-  int64_t xs[kMaxDims];
-  strides_of(x, xs);
-  gather(x, y, [&](const int64_t* index) -> int64_t {
-    int64_t at = 0;
-    for (int k = 0; k < d.rank; ++k) {
-      const int64_t i = index[k] - d.a[k];
-      if (i < 0 || i >= x.dim(k)) return -1;
-      at += i * xs[k];
-    }
-    return at;
-  });
-  // Fill the padding: gather wrote zero bytes there.
+  // The padding value everywhere, then the input into its window.
   const float v = node.params.scalar.value;
   const size_t n = y.numel();
-  uint8_t fill[4];
   if (y.dtype == DType::F32) {
-    memcpy(fill, &v, 4);
+    float* p = y.data_as<float>();
+    for (size_t i = 0; i < n; ++i) p[i] = v;
   } else {
-    fill[0] = static_cast<uint8_t>(
-        quantize_value(v, 1.0f / y.quant.scale, y.quant.zero_point, q8_min(y), q8_max(y)));
+    memset(y.data(), static_cast<uint8_t>(quantize_value(v, 1.0f / y.quant.scale,
+                                                         y.quant.zero_point, q8_min(y),
+                                                         q8_max(y))),
+           n);
   }
-  const size_t e = elem_bytes(y);
-  int64_t index[kMaxDims] = {};
-  for (size_t i = 0; i < n; ++i) {
-    bool padded = false;
-    for (int k = 0; k < d.rank && !padded; ++k) {
-      padded = index[k] < d.a[k] || index[k] >= d.a[k] + x.dim(k);
-    }
-    if (padded) memcpy(static_cast<uint8_t*>(y.data()) + i * e, fill, e);
-    next_index(index, y);
-  }
+  TensorView window = view_of(y);
+  shift_view(window, node.params.scalar.dims.a);
+  for (int32_t k = 0; k < window.dim; ++k) window.sizes[k] = x.dim(k);
+  copy_view_disjoint(view_of(x), window);
   return Error::Ok;
 }
 
