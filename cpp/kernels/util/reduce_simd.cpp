@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "cpp/kernels/util/simd.h"
+#include "cpp/kernels/util/simd_math.h"
 
 namespace tri {
 namespace {
@@ -15,40 +16,6 @@ inline float pick(float acc, float v, bool is_max) {
 }
 
 #if TRI_WASM_SIMD
-// exp(x) for f32x4: x = k*ln2 + r with |r| <= ln2/2, e^r by a degree-6
-// polynomial (Cephes' expf coefficients), times 2^k through the exponent
-// bits. Below -87.3 the result is 0 (exp(-inf) = 0; subnormal results
-// flush to 0), above log(FLT_MAX) it is inf; NaN stays NaN.
-inline v128_t exp_f32x4(v128_t x) {
-  const v128_t hi = wasm_f32x4_splat(88.72283905206835f);
-  const v128_t lo = wasm_f32x4_splat(-87.3365478515625f);
-  const v128_t under = wasm_f32x4_lt(x, lo);
-  const v128_t over = wasm_f32x4_gt(x, hi);
-  x = wasm_f32x4_min(x, hi);  // keeps NaN
-  x = wasm_f32x4_max(x, lo);
-  v128_t k = wasm_f32x4_nearest(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)));
-  v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(k, wasm_f32x4_splat(0.693359375f)));
-  r = wasm_f32x4_sub(r, wasm_f32x4_mul(k, wasm_f32x4_splat(-2.12194440e-4f)));
-  v128_t p = wasm_f32x4_splat(1.9875691500e-4f);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.3981999507e-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(8.3334519073e-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(4.1665795894e-2f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.6666665459e-1f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(5.0000001201e-1f));
-  const v128_t r2 = wasm_f32x4_mul(r, r);
-  p = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(p, r2), r), wasm_f32x4_splat(1.0f));
-  // k is in [-126, 128] here; 2^k = (k + 127) << 23, split in two factors so
-  // that k = 128 does not overflow the exponent field.
-  const v128_t ki = wasm_i32x4_trunc_sat_f32x4(k);
-  const v128_t half = wasm_i32x4_shr(ki, 1);
-  const v128_t s1 = wasm_i32x4_shl(wasm_i32x4_add(half, wasm_i32x4_splat(127)), 23);
-  const v128_t s2 =
-      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_sub(ki, half), wasm_i32x4_splat(127)), 23);
-  p = wasm_f32x4_mul(wasm_f32x4_mul(p, s1), s2);
-  p = wasm_v128_bitselect(wasm_f32x4_splat(INFINITY), p, over);
-  return wasm_v128_andnot(p, under);
-}
-
 // NaN-propagating max / min of f32x4 (wasm's f32x4.max/min propagate NaN).
 inline v128_t vpick(v128_t acc, v128_t v, bool is_max) {
   return is_max ? wasm_f32x4_max(acc, v) : wasm_f32x4_min(acc, v);
@@ -135,7 +102,7 @@ float exp_sum_f32(const float* x, float shift, float* y, int64_t n) {
     const v128_t s = wasm_f32x4_splat(shift);
     v128_t acc = wasm_f32x4_splat(0);
     for (; i + 4 <= n; i += 4) {
-      const v128_t e = exp_f32x4(wasm_f32x4_sub(wasm_v128_load(x + i), s));
+      const v128_t e = simd_math::exp(wasm_f32x4_sub(wasm_v128_load(x + i), s));
       if (y != nullptr) wasm_v128_store(y + i, e);
       acc = wasm_f32x4_add(acc, e);
     }
@@ -178,7 +145,7 @@ void exp_sum_f32_rows(const float* x, const float* shift, float* y, float* sum, 
 #if TRI_WASM_SIMD
   if (simd_enabled()) {
     for (; i + 4 <= m; i += 4) {
-      const v128_t e = exp_f32x4(wasm_f32x4_sub(wasm_v128_load(x + i), wasm_v128_load(shift + i)));
+      const v128_t e = simd_math::exp(wasm_f32x4_sub(wasm_v128_load(x + i), wasm_v128_load(shift + i)));
       wasm_v128_store(y + i, e);
       wasm_v128_store(sum + i, wasm_f32x4_add(wasm_v128_load(sum + i), e));
     }
