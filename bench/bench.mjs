@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseNpy } from '../bin/cli/npy.mjs';
 import { benchCases, REPO } from './lib/cases.mjs';
-import { ceilingSampler, measureCeiling } from './lib/ceiling.mjs';
+import { ceilingSampler, measureCeiling, stateSampler } from './lib/ceiling.mjs';
 import { measureMachineScaling } from './lib/machine-scaling.mjs';
 import { ortEngine, tridentEngine } from './lib/engines.mjs';
 import { checkOutput } from './lib/check-output.mjs';
@@ -65,6 +65,12 @@ const ort = await ortEngine({ threads });
 log(`measuring the SIMD128 ceiling ...`);
 const sampleCeiling = await ceilingSampler();
 const ceiling = measureCeiling(sampleCeiling, quick ? { reps: 2, seconds: 0.2 } : { reps: 5, seconds: 1.5 });
+// The load side against the chains, on this thread, before the tables,
+// between them and after: it tells a run in this VM's slow state from a
+// quiet one (docs/performance.md).
+const sampleState = await stateSampler();
+const stateProbe = quick ? { ms: 40, slices: 2 } : { ms: 1000, slices: 10 };
+const stateBefore = sampleState(stateProbe);
 // SGEMM cases also time the ceiling kernel in each of their rounds, so that
 // their fraction of it compares the two at the same moment: a spell of
 // this VM's slow state during one case moved SGEMM 512 from 85% to 47% of
@@ -150,6 +156,8 @@ for (const c of cases) {
   log(`${c.name}: ${Object.entries(entry.paths).map(([p, r]) => `${p} ${r.median_ms.toFixed(2)} ms`).join(', ')}`);
 }
 
+const stateBetween = sampleState(stateProbe);
+
 const scalingThreads = threads > 1 ? threads : 2;
 const scalingMinMs = quick ? 0 : 4000;
 // Cases timed on threads: the machine probe brackets them.
@@ -169,6 +177,7 @@ const threadScaling = await measureThreadScaling(trident, cases, {
 });
 
 const machineAfter = scaled ? await measureMachineScaling(probe) : null;
+const stateAfter = sampleState(stateProbe);
 
 log('measuring the cost of one run ...');
 const runOverhead = await measureRunOverhead(trident, quick ? { runs: 200, warmup: 50 } : { runs: 5000, warmup: 500 });
@@ -184,6 +193,7 @@ const report = {
   models: results,
   thread_scaling: threadScaling,
   machine_scaling: scaled ? { before: machineBefore, after: machineAfter } : null,
+  state_probe: { ...stateProbe, before: stateBefore, between: stateBetween, after: stateAfter },
 };
 report.targets = evaluateTargets(report);
 

@@ -66,3 +66,45 @@ extern "C" __attribute__((export_name("stream_pass"))) float stream_pass(float s
   }
   return g_stream_b[0];
 }
+
+// The load side of arithmetic, for reading a run's state: a 2 x 16 tile of
+// the gemm microkernels (cpp/kernels/simd/f32_gemm_minmax.cpp: per k step two
+// broadcast loads, four vector loads, eight mul+add) over 2 rows and a
+// 16-column panel that stay in L1. On a quiet core it runs close to the
+// chains above; in this VM's slow state (docs/performance.md) it falls to
+// about three quarters of them while the chains keep their speed, and our
+// gemm kernels lose a third.
+constexpr int kTileK = 256;
+alignas(16) static float g_tile_a[2 * kTileK];
+alignas(16) static float g_tile_b[kTileK * 16];
+
+extern "C" __attribute__((export_name("tile_flops_per_pass"))) int tile_flops_per_pass(void) {
+  return 2 * 16 * kTileK * 2;
+}
+
+extern "C" __attribute__((export_name("gemm_tile_passes"))) float gemm_tile_passes(int passes, float seed) {
+  static bool filled = false;
+  if (!filled) {
+    for (int i = 0; i < 2 * kTileK; ++i) g_tile_a[i] = 1e-3f * static_cast<float>(i & 7);
+    for (int i = 0; i < kTileK * 16; ++i) g_tile_b[i] = 1e-3f * static_cast<float>(i & 15);
+    filled = true;
+  }
+  v128_t c00 = wasm_f32x4_splat(seed), c01 = c00, c02 = c00, c03 = c00;
+  v128_t c10 = c00, c11 = c00, c12 = c00, c13 = c00;
+  for (int n = 0; n < passes; ++n) {
+    const float* w = g_tile_b;
+    for (int p = 0; p < kTileK; ++p, w += 16) {
+      const v128_t x0 = wasm_v128_load32_splat(g_tile_a + p);
+      const v128_t x1 = wasm_v128_load32_splat(g_tile_a + kTileK + p);
+      const v128_t b0 = wasm_v128_load(w), b1 = wasm_v128_load(w + 4);
+      const v128_t b2 = wasm_v128_load(w + 8), b3 = wasm_v128_load(w + 12);
+#define MADD(c, x, b) c = wasm_f32x4_add(c, wasm_f32x4_mul(x, b))
+      MADD(c00, x0, b0); MADD(c01, x0, b1); MADD(c02, x0, b2); MADD(c03, x0, b3);
+      MADD(c10, x1, b0); MADD(c11, x1, b1); MADD(c12, x1, b2); MADD(c13, x1, b3);
+#undef MADD
+    }
+  }
+  v128_t s = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_add(c00, c01), wasm_f32x4_add(c02, c03)),
+                            wasm_f32x4_add(wasm_f32x4_add(c10, c11), wasm_f32x4_add(c12, c13)));
+  return wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 3);
+}

@@ -46,6 +46,15 @@ export function printReport(r) {
           .join('; '),
     );
   }
+  const st = r.state_probe;
+  if (st) {
+    out.push('');
+    out.push(
+      `This thread's state (a 2 x 16 gemm tile over L1 data against the mul+add chains, ${st.ms} ms a reading): ` +
+        `${pct(st.before.tile_fraction)} before the tables, ${pct(st.between.tile_fraction)} between them, ${pct(st.after.tile_fraction)} after. ` +
+        'Near 100% on a quiet core; 75% or less in this VM\'s slow state (docs/performance.md), where our gemm kernels lose about a third.',
+    );
+  }
   if (r.thread_scaling?.length) {
     out.push('');
     out.push('| model | path | runs | 1 thread ms (q1–q3) | threads | ms (q1–q3) | speedup |');

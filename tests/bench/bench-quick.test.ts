@@ -132,6 +132,14 @@ interface PathResult {
         expect(m.scaling).toBeGreaterThan(0);
       }
     }
+    // The gemm tile against the chains on this thread, at three moments.
+    expect(report.state_probe).toMatchObject({ ms: 40, slices: 2 });
+    for (const when of ['before', 'between', 'after']) {
+      const p = report.state_probe[when];
+      expect(p.chains_gflops).toBeGreaterThan(1);
+      expect(p.tile_gflops).toBeGreaterThan(1);
+      expect(p.tile_fraction).toBeCloseTo(p.tile_gflops / p.chains_gflops, 10);
+    }
     // The smoke model is not one the threads target names: no verdict.
     expect(t.threads).toMatchObject({ measured: false, met: false, results: [] });
   }, 180_000);
@@ -143,6 +151,7 @@ interface PathResult {
     expect(r.stdout).toMatch(/\| sgemm_256 \| \.pte portable \| [\d.]+ \(/);
     expect(r.stdout).toMatch(/SGEMM against the ceiling timed in its own rounds \(one 10 ms sample a round, median\): sgemm_256 [\d.]+ GFLOP\/s, \.pte portable \d+%/);
     expect(r.stdout).toMatch(/One run of add_vec4\.pte from JS: median [\d.]+ µs/);
+    expect(r.stdout).toMatch(/This thread's state \(a 2 x 16 gemm tile over L1 data against the mul\+add chains, 40 ms a reading\): \d+% before the tables, \d+% between them, \d+% after\./);
   }, 120_000);
 
   it('prints the threads table with what the machine gave 2 workers', () => {
