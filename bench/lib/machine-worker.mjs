@@ -7,11 +7,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 const { instance } = await WebAssembly.instantiate(readFileSync(workerData.wasm), {});
 const e = instance.exports;
 const CHAIN_ITERATIONS = 10000;
+const TILE_PASSES = 40;
 const kernels = {
   // GFLOP/s of the 12 mul+add chains.
   alu: { call: () => e.mul_add_chains(CHAIN_ITERATIONS, 1), units: CHAIN_ITERATIONS * e.flops_per_iteration() },
   // GB/s of the 24 MB stream.
   memory: { call: () => e.stream_pass(1), units: e.stream_bytes_per_pass() },
+  // GFLOP/s of the gemm tile over L1 data: loads and mul+add together, where
+  // this VM's slow state shows (the chains keep their speed there).
+  tile: { call: () => e.gemm_tile_passes(TILE_PASSES, 1), units: TILE_PASSES * e.tile_flops_per_pass() },
 };
 
 parentPort.on('message', ({ kernel, ms }) => {

@@ -72,7 +72,9 @@ export function printReport(r) {
       out.push('');
       out.push(
         `The machine on 2 workers against 1, before / after this table: mul+add chains ${x('alu')}; ` +
-          `a 2 x 8 MB stream ${x('memory')} (one worker ${m.before.memory.one.toFixed(0)} / ${m.after.memory.one.toFixed(0)} GB/s)`,
+          `a 2 x 8 MB stream ${x('memory')} (one worker ${m.before.memory.one.toFixed(0)} / ${m.after.memory.one.toFixed(0)} GB/s)` +
+          // Reports saved before the tile joined the probe lack it.
+          (m.before.tile ? `; the gemm tile ${x('tile')}` : ''),
       );
     }
   }

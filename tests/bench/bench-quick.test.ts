@@ -125,7 +125,7 @@ interface PathResult {
     }
     // What the machine gave 2 workers against 1, before and after that table.
     for (const when of ['before', 'after']) {
-      for (const kernel of ['alu', 'memory']) {
+      for (const kernel of ['alu', 'memory', 'tile']) {
         const m = report.machine_scaling[when][kernel];
         expect(m.one).toBeGreaterThan(0);
         expect(m.two).toBeGreaterThan(0);
@@ -158,7 +158,7 @@ interface PathResult {
     const r = bench('--quick', '--runs', '1', '--no-cold', '--only', 'transformer_encoder');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/\| transformer_encoder \| \.pt2 \| 1 \| [\d.]+ \([\d.]+–[\d.]+\) \| 2 \| [\d.]+ \([\d.]+–[\d.]+\) \| ×[\d.]+ \|/);
-    expect(r.stdout).toMatch(/The machine on 2 workers against 1, before \/ after this table: mul\+add chains ×[\d.]+ \/ ×[\d.]+; a 2 x 8 MB stream ×[\d.]+ \/ ×[\d.]+/);
+    expect(r.stdout).toMatch(/The machine on 2 workers against 1, before \/ after this table: mul\+add chains ×[\d.]+ \/ ×[\d.]+; a 2 x 8 MB stream ×[\d.]+ \/ ×[\d.]+ \(one worker \d+ \/ \d+ GB\/s\); the gemm tile ×[\d.]+ \/ ×[\d.]+/);
   }, 120_000);
 
   it('refuses unknown cases and bad counts by name', () => {
