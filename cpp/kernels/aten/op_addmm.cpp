@@ -24,13 +24,22 @@ Error addmm_out(KernelContext& context, KernelArgs& args) {
             "self of shape %s cannot be broadcast to [%d, %d]",
             format_sizes(self->sizes(), shape_text, sizeof(shape_text)), out->size(0),
             out->size(1));
-  matmul_into(context, *mat1, *mat2, *out);
   const ScalarType type = out->scalar_type();
-  const TensorView out_v = TensorView::of(*out);
   // alpha and beta as values of out's dtype (integers wrap: beta 256 is 0
   // for uint8).
   const ComputeScalar a_value(alpha, type);
   const ComputeScalar b_value(beta, type);
+  // A linear layer's form: a float bias row starts the gemm's sums.
+  const float* row = type == ScalarType::Float && a_value.as_double() == 1 &&
+                             b_value.as_double() == 1
+                         ? f32_bias_row(*self, out->size(1))
+                         : nullptr;
+  if (row != nullptr) {
+    matmul_add_row_into(context, *mat1, *mat2, row, *out);
+    return Error::Ok;
+  }
+  matmul_into(context, *mat1, *mat2, *out);
+  const TensorView out_v = TensorView::of(*out);
   if (b_value.as_double() == 0) {
     if (a_value.as_double() == 1) {
       return Error::Ok;

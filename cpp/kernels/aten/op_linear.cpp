@@ -76,16 +76,25 @@ Error linear_out(KernelContext& context, KernelArgs& args) {
   char* out_data = static_cast<char*>(out->mutable_data());
   MemoryAllocator scratch = carve_rest(context.temp);
   KernelContext sub{&scratch, context.user_data};
+  // A float bias row starts the gemm's sums (no pass over out after it).
+  const float* row = bias != nullptr ? f32_bias_row(*bias, n) : nullptr;
+  auto product = [&](int64_t m, const AnyMat& a, const AnyMat& c) {
+    if (row != nullptr) {
+      matmul_add_row_f32(sub, m, n, k, a, w, c, row);
+    } else {
+      matmul_any(sub, m, n, k, a, w, c);
+    }
+  };
   int64_t in_rs = 0;
   int64_t out_rs = 0;
   if (lead == 0) {
-    matmul_any(sub, 1, n, k, AnyMat{in_data, input->scalar_type(), 0, in_cs}, w,
-               AnyMat{out_data, out->scalar_type(), 0, out_cs});
+    product(1, AnyMat{in_data, input->scalar_type(), 0, in_cs},
+            AnyMat{out_data, out->scalar_type(), 0, out_cs});
   } else if (merged_stride(*input, lead, &in_rs) && merged_stride(*out, lead, &out_rs)) {
     int64_t m = 1;
     for (int32_t d = 0; d < lead; ++d) m *= input->size(d);
-    matmul_any(sub, m, n, k, AnyMat{in_data, input->scalar_type(), in_rs * es, in_cs}, w,
-               AnyMat{out_data, out->scalar_type(), out_rs * es, out_cs});
+    product(m, AnyMat{in_data, input->scalar_type(), in_rs * es, in_cs},
+            AnyMat{out_data, out->scalar_type(), out_rs * es, out_cs});
   } else {
     // Odometer over dims [0, lead - 1); the gemm covers dim lead - 1.
     int64_t index[kTensorDimLimit] = {};
@@ -99,19 +108,18 @@ Error linear_out(KernelContext& context, KernelArgs& args) {
         out_off += index[d] * out->strides()[d] * es;
       }
       scratch.reset();
-      matmul_any(sub, input->size(lead - 1), n, k,
-                 AnyMat{in_data + in_off, input->scalar_type(), input->strides()[lead - 1] * es,
-                        in_cs},
-                 w,
-                 AnyMat{out_data + out_off, out->scalar_type(), out->strides()[lead - 1] * es,
-                        out_cs});
+      product(input->size(lead - 1),
+              AnyMat{in_data + in_off, input->scalar_type(), input->strides()[lead - 1] * es,
+                     in_cs},
+              AnyMat{out_data + out_off, out->scalar_type(), out->strides()[lead - 1] * es,
+                     out_cs});
       for (int32_t d = lead - 2; d >= 0; --d) {
         if (++index[d] < input->size(d)) break;
         index[d] = 0;
       }
     }
   }
-  if (bias == nullptr) {
+  if (bias == nullptr || row != nullptr) {
     return Error::Ok;
   }
   const TensorView out_v = TensorView::of(*out);

@@ -12,20 +12,37 @@ namespace {
 constexpr size_t kNr = kF32GemmNr;
 constexpr size_t kKc = kF32PanelKc;
 
-// panel: a zero row (the tile's starting values), then panel[(p + 1) * 16 + j]
-// = b(p, j) for j < nc, 0 beyond.
-void pack_panel(const float* b, size_t ldb, size_t kc, size_t nc, float* panel) {
+// panel: the tile's starting values (start[j] for j < nc, or zeros without
+// start), then panel[(p + 1) * 16 + j] = b(p, j) = b[p * rs + j * cs] for
+// j < nc, 0 beyond. B is row-major (cs == 1) or column-major (rs == 1: a
+// linear layer's [n, k] weight, read as its transpose without copying it).
+void pack_panel(const float* b, size_t rs, size_t cs, size_t kc, size_t nc, const float* start,
+                float* panel) {
   for (size_t j = 0; j < kNr; j += 4) f4_store(panel + j, f4_zero());
+  if (start != nullptr) {
+    for (size_t j = 0; j < nc; ++j) panel[j] = start[j];
+  }
   float* dst = panel + kNr;
+  if (cs != 1) {
+    for (size_t j = 0; j < kNr; ++j) {
+      const float* src = b + j * cs;
+      if (j < nc) {
+        for (size_t p = 0; p < kc; ++p) dst[p * kNr + j] = src[p * rs];
+      } else {
+        for (size_t p = 0; p < kc; ++p) dst[p * kNr + j] = 0.0f;
+      }
+    }
+    return;
+  }
   if (nc == kNr) {
     for (size_t p = 0; p < kc; ++p, dst += kNr) {
-      const float* src = b + p * ldb;
+      const float* src = b + p * rs;
       for (size_t j = 0; j < kNr; j += 4) f4_store(dst + j, f4_load(src + j));
     }
     return;
   }
   for (size_t p = 0; p < kc; ++p, dst += kNr) {
-    const float* src = b + p * ldb;
+    const float* src = b + p * rs;
     size_t j = 0;
     for (; j < nc; ++j) dst[j] = src[j];
     for (; j < kNr; ++j) dst[j] = 0.0f;
@@ -34,21 +51,22 @@ void pack_panel(const float* b, size_t ldb, size_t kc, size_t nc, float* panel) 
 
 // One task: columns [j0, j0 + nc) of rows [i0, i1), over all of k.
 struct GemmTask {
-  size_t m, n, k, ldc, ldb, m_blocks, rows_per_block, panels;
+  size_t m, n, k, ldc, b_rs, b_cs, m_blocks, rows_per_block, panels;
   // Tasks run row block by row block (each row block's panels together)
   // rather than panel by panel.
   bool rows_outer;
   MatView<float> a, b;
   float* c;
   const RowEpilogue* epilogue;
+  const float* row_start;  // c's starting row (addmm's bias), or null
 };
 
 
 // The narrow panel of f32_gemm_narrow: column j of B's block at
 // cols[j * kc], columns nc..3 zeros.
-void pack_narrow(const float* b, size_t ldb, size_t kc, size_t nc, float* cols) {
+void pack_narrow(const float* b, size_t rs, size_t cs, size_t kc, size_t nc, float* cols) {
   for (size_t j = 0; j < kF32NarrowNr; ++j, cols += kc) {
-    for (size_t p = 0; p < kc; ++p) cols[p] = j < nc ? b[p * ldb + j] : 0.0f;
+    for (size_t p = 0; p < kc; ++p) cols[p] = j < nc ? b[p * rs + j * cs] : 0.0f;
   }
 }
 
@@ -72,16 +90,26 @@ void run_gemm_tile(const GemmTask& t, size_t index, size_t p0) {
   const size_t kc = t.k - p0 < kKc ? t.k - p0 : kKc;
   // The epilogue goes with the last K block, into the microkernel.
   const bool last = p0 + kc == t.k && t.epilogue != nullptr;
+  // The first K block starts from the starting row, later ones from c.
+  const float* start = p0 == 0 && t.row_start != nullptr ? t.row_start + j0 : nullptr;
+  const float* b_block = t.b.data + p0 * t.b_rs + j0 * t.b_cs;
   if (narrow) {
-    pack_narrow(t.b.data + p0 * t.ldb + j0, t.ldb, kc, nc, panel);
+    pack_narrow(b_block, t.b_rs, t.b_cs, kc, nc, panel);
   } else {
-    pack_panel(t.b.data + p0 * t.ldb + j0, t.ldb, kc, nc, panel);
+    pack_panel(b_block, t.b_rs, t.b_cs, kc, nc, start, panel);
   }
   auto rows_times_panel = [&](size_t rows, const float* a, size_t a_stride, size_t i) {
     const RowEpilogue e = last ? t.epilogue->from(i) : RowEpilogue();
     float* c = t.c + i * t.ldc + j0;
     if (narrow) {
-      f32_gemm_narrow(rows, nc, kc, a, a_stride, panel, c, t.ldc, p0 > 0, last ? &e : nullptr);
+      // The narrow tile has no starting row: it adds to c holding it.
+      if (start != nullptr) {
+        for (size_t r = 0; r < rows; ++r) {
+          for (size_t j = 0; j < nc; ++j) c[r * t.ldc + j] = start[j];
+        }
+      }
+      f32_gemm_narrow(rows, nc, kc, a, a_stride, panel, c, t.ldc, p0 > 0 || start != nullptr,
+                      last ? &e : nullptr);
     } else {
       f32_gemm_panel(rows, nc, kc, a, a_stride, panel, c, t.ldc, p0 > 0, last ? &e : nullptr);
     }
@@ -109,21 +137,25 @@ constexpr size_t kParallelMacs = size_t{1} << 16;
 }  // namespace
 
 void gemm_f32_packed(int64_t m64, int64_t n64, int64_t k64, MatView<float> a, MatView<float> b,
-                     float* c, int64_t ldc64, const RowEpilogue* epilogue) {
+                     float* c, int64_t ldc64, const RowEpilogue* epilogue,
+                     const float* row_start) {
   // size_t indices: int64 arithmetic is slower in wasm32's loops.
   const size_t m = static_cast<size_t>(m64), n = static_cast<size_t>(n64);
   const size_t k = static_cast<size_t>(k64), ldc = static_cast<size_t>(ldc64);
   if (m == 0 || n == 0) return;
   if (k == 0) {
     for (size_t i = 0; i < m; ++i) {
-      for (size_t j = 0; j < n; ++j) c[i * ldc + j] = 0.0f;
+      for (size_t j = 0; j < n; ++j) c[i * ldc + j] = row_start != nullptr ? row_start[j] : 0.0f;
       if (epilogue != nullptr) finish_row(*epilogue, i, c + i * ldc, n);
     }
     return;
   }
   if (epilogue != nullptr && !epilogue->active()) epilogue = nullptr;
   const size_t panels = (n + kNr - 1) / kNr;
-  GemmTask task{m, n, k, ldc, static_cast<size_t>(b.rs), 1, m, panels, false, a, b, c, epilogue};
+  // One column: its stride is never used.
+  const size_t b_cs = n == 1 ? 1 : static_cast<size_t>(b.cs);
+  GemmTask task{m, n, k, ldc, static_cast<size_t>(b.rs), b_cs, 1, m, panels, false, a, b, c,
+                epilogue, row_start};
   const size_t threads = parallel_threads();
   const bool parallel = threads > 1 && m * n * k >= kParallelMacs;
   if (parallel && panels < 4 * threads) {

@@ -6,8 +6,10 @@
 #include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/dtype_dispatch.h"
 #include "cpp/kernels/util/gemm.h"
+#include "cpp/kernels/util/gemm_f32.h"
 #include "cpp/kernels/util/resize.h"
 #include "cpp/kernels/util/scratch_size.h"
+#include "cpp/kernels/util/simd.h"
 
 namespace tri {
 namespace {
@@ -41,6 +43,20 @@ void gemm_converting(int64_t m, int64_t n, int64_t k, const AnyMat& a, const Any
   }
 }
 
+// b [k, n] as a row-major copy in temp (a linear layer's [n, k] weight read
+// as b = weight^T), or b itself when it is row-major already or temp is
+// short.
+template <typename G>
+MatView<G> row_major_in_temp(KernelContext& ctx, int64_t k, int64_t n, MatView<G> b) {
+  if (b.cs == 1 || ctx.temp == nullptr || k <= 0) return b;
+  G* packed = ctx.temp->allocate_array<G>(static_cast<size_t>(k * n));
+  if (packed == nullptr) return b;
+  for (int64_t p = 0; p < k; ++p) {
+    for (int64_t j = 0; j < n; ++j) packed[p * n + j] = b.data[p * b.rs + j * b.cs];
+  }
+  return MatView<G>{packed, n, 1};
+}
+
 // a, b and c hold C already (Float, Double, Long); byte strides are
 // multiples of sizeof(C).
 template <typename C>
@@ -64,15 +80,7 @@ void run_native(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const AnyMa
   if (n == 1) {
     bv.cs = 1;
   }
-  if (bv.cs != 1 && ctx.temp != nullptr && k > 0) {
-    G* packed = ctx.temp->allocate_array<G>(static_cast<size_t>(k * n));
-    if (packed != nullptr) {
-      for (int64_t p = 0; p < k; ++p) {
-        for (int64_t j = 0; j < n; ++j) packed[p * n + j] = bv.data[p * bv.rs + j * bv.cs];
-      }
-      bv = MatView<G>{packed, n, 1};
-    }
-  }
+  bv = row_major_in_temp(ctx, k, n, bv);
   if (bv.cs != 1) {
     gemm_converting<C>(m, n, k, a, b, c);
     return;
@@ -169,10 +177,51 @@ void matmul_into(KernelContext& context, const Tensor& a, const Tensor& b, Tenso
   matmul_any(context, a.size(0), b.size(1), a.size(1), any_mat(a), any_mat(b), any_mat(out));
 }
 
+void matmul_add_row_into(KernelContext& context, const Tensor& a, const Tensor& b,
+                         const float* row, Tensor& out) {
+  matmul_add_row_f32(context, a.size(0), b.size(1), a.size(1), any_mat(a), any_mat(b),
+                     any_mat(out), row);
+}
+
+void matmul_add_row_f32(KernelContext& context, int64_t m, int64_t n, int64_t k, const AnyMat& a,
+                        const AnyMat& b, const AnyMat& c, const float* row) {
+  constexpr int64_t es = sizeof(float);
+  if (simd_enabled() && (c.cs == es || n == 1)) {
+    // The packed gemm reads b row- or column-major (a linear layer's
+    // weight, transposed) as it packs its panels; other strides are copied
+    // row-major first.
+    MatView<float> bv{reinterpret_cast<const float*>(b.data), b.rs / es, n == 1 ? 1 : b.cs / es};
+    if (bv.cs != 1 && bv.rs != 1) bv = row_major_in_temp(context, k, n, bv);
+    if (bv.cs == 1 || bv.rs == 1) {
+      gemm_f32_packed(m, n, k,
+                      MatView<float>{reinterpret_cast<const float*>(a.data), a.rs / es, a.cs / es},
+                      bv, reinterpret_cast<float*>(c.data), c.rs / es, nullptr, row);
+      return;
+    }
+  }
+  run_native<float>(context, m, n, k, a, b, c);
+  if (row == nullptr) return;
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      float* x = reinterpret_cast<float*>(c.data + i * c.rs + j * c.cs);
+      *x = *x + row[j];
+    }
+  }
+}
+
+const float* f32_bias_row(const Tensor& bias, int64_t n) {
+  if (bias.scalar_type() != ScalarType::Float || static_cast<int64_t>(bias.numel()) != n ||
+      bias.dim() < 1 || bias.size(bias.dim() - 1) != n ||
+      (n > 1 && bias.strides()[bias.dim() - 1] != 1)) {
+    return nullptr;
+  }
+  return static_cast<const float*>(bias.data());
+}
+
 void matmul_any(KernelContext& context, int64_t m, int64_t n, int64_t k, const AnyMat& av,
                 const AnyMat& bv, const AnyMat& cv) {
   switch (cv.type) {
-    case ScalarType::Float: return run_native<float>(context, m, n, k, av, bv, cv);
+    case ScalarType::Float: return matmul_add_row_f32(context, m, n, k, av, bv, cv, nullptr);
     case ScalarType::Double: return run_native<double>(context, m, n, k, av, bv, cv);
     case ScalarType::Long: return run_native<int64_t>(context, m, n, k, av, bv, cv);
     default:

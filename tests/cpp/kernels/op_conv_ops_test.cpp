@@ -51,7 +51,7 @@ TEST(GemmF32, PackedMatchesReferenceAtTileEdges) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> dist(-1, 1);
   for (int64_t m : {1, 2, 5, 6, 7, 13}) {
-    for (int64_t n : {1, 3, 7, 8, 9, 17}) {
+    for (int64_t n : {1, 3, 7, 8, 9, 17, 20, 37}) {
       for (int64_t k : {0, 1, 5, 256, 300}) {
         std::vector<float> a(static_cast<size_t>(m * k) + 1), b(static_cast<size_t>(k * n) + 1);
         for (float& v : a) v = dist(rng);
@@ -68,6 +68,29 @@ TEST(GemmF32, PackedMatchesReferenceAtTileEdges) {
         gemm_reference<float>(m, n, k, {a.data(), 1, m}, {b.data(), n, 1}, c_ref.data(), ldc);
         gemm_f32_packed(m, n, k, {a.data(), 1, m}, {b.data(), n, 1}, c.data(), ldc);
         for (size_t i = 0; i < c.size(); ++i) ASSERT_NEAR(c[i], c_ref[i], 1e-4 * (1 + std::abs(c_ref[i])));
+        // A starting row (addmm's bias): every row of c starts from it, in
+        // the 16-wide panels and the narrow ones, over every K block.
+        std::vector<float> row(static_cast<size_t>(n));
+        for (float& v : row) v = 8 + dist(rng);
+        gemm_f32_packed(m, n, k, {a.data(), k, 1}, {b.data(), n, 1}, c.data(), ldc, nullptr, row.data());
+        gemm_reference<float>(m, n, k, {a.data(), k, 1}, {b.data(), n, 1}, c_ref.data(), ldc);
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < n; ++j) c_ref[static_cast<size_t>(i * ldc + j)] += row[static_cast<size_t>(j)];
+        }
+        for (size_t i = 0; i < c.size(); ++i) {
+          ASSERT_NEAR(c[i], c_ref[i], 1e-4 * (1 + std::abs(c_ref[i]))) << m << "x" << n << "x" << k << " at " << i;
+        }
+        // B column-major (b.rs = 1: a linear layer's [n, k] weight), packed
+        // as it is read, with the same starting row.
+        std::vector<float> bt(static_cast<size_t>(n * k) + 1);
+        for (int64_t p = 0; p < k; ++p) {
+          for (int64_t j = 0; j < n; ++j) bt[static_cast<size_t>(j * k + p)] = b[static_cast<size_t>(p * n + j)];
+        }
+        std::fill(c.begin(), c.end(), 42.f);
+        gemm_f32_packed(m, n, k, {a.data(), k, 1}, {bt.data(), 1, k}, c.data(), ldc, nullptr, row.data());
+        for (size_t i = 0; i < c.size(); ++i) {
+          ASSERT_NEAR(c[i], c_ref[i], 1e-4 * (1 + std::abs(c_ref[i]))) << m << "x" << n << "x" << k << " b^T at " << i;
+        }
       }
     }
   }

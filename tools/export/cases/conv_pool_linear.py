@@ -73,6 +73,12 @@ def mm_cases():
         case("aten::addmm.out", T([3, 1]), T([3, 4]), T([4, 5])),
         case("aten::addmm.out", T([19]), T([25, 33]), T([33, 19]), beta=0, alpha=2, **f),
         case("aten::addmm.out", T([1]), T([0, 3]), T([3, 2])),
+        # A bias row with beta = alpha = 1 starts the SIMD gemm's sums: a
+        # narrow last panel (20 = 16 + 4) over two K slices, a partial one,
+        # a [1, n] row.
+        case("aten::addmm.out", T([20]), T([5, 257]), T([257, 20]), **f),
+        case("aten::addmm.out", T([7]), T([3, 5]), T([5, 7]), **f),
+        case("aten::addmm.out", T([1, 17]), T([4, 9]), T([9, 17]), **f),
         case("aten::bmm.out", T([3, 9, 40]), T([3, 40, 11]), **f),
         case("aten::bmm.out", T([2, 5, 3]), T([2, 3, 4], dim_order=[0, 2, 1]), **f),
         case("aten::bmm.out", T([0, 3, 4]), T([0, 4, 5])),
@@ -84,6 +90,7 @@ def mm_cases():
         case("aten::linear.out", T([37, 64]), T([50, 64]), T([50]), **f),
         case("aten::linear.out", T([0, 3]), T([4, 3]), T([4])),
         case("aten::linear.out", T([2, 3]), T([4, 3]), T([1])),
+        case("aten::linear.out", T([3, 9]), T([20, 9]), T([20]), **f),
     ]
     return out
 
