@@ -1,15 +1,20 @@
 #include "cpp/kernels/util/copy.h"
 
+#include <cstddef>
 #include <cstring>
 
 #include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/dtype_dispatch.h"
 #include "cpp/kernels/util/nd_iter.h"
 #include "cpp/kernels/util/resize.h"
+#include "cpp/kernels/util/simd.h"
 #include "cpp/runtime/platform/parallel.h"
 
 namespace tri {
 namespace {
+
+// Below this many elements a parallel copy stays on one thread.
+constexpr size_t kParallelCopyElements = size_t{1} << 15;
 
 template <typename T>
 void copy_row(char* const* p, const int64_t* s, int64_t n) {
@@ -32,15 +37,132 @@ void copy_bits(const NdIter& it, bool parallel) {
   }
 }
 
+constexpr int64_t kTransposeTile = 16;
+
+// out(r, c) = in(c, r) for r in [r0, r1), c in [c0, c1): out's rows are
+// out_row elements apart, in's in_col.
+template <typename T>
+void transpose_scalar(const T* in, ptrdiff_t in_col, T* out, ptrdiff_t out_row, size_t r0,
+                      size_t r1, size_t c0, size_t c1) {
+  for (size_t c = c0; c < c1; ++c) {
+    const T* src = in + static_cast<ptrdiff_t>(c) * in_col;
+    for (size_t r = r0; r < r1; ++r) out[static_cast<ptrdiff_t>(r) * out_row + c] = src[r];
+  }
+}
+
+template <typename T>
+void transpose_tile(const T* in, ptrdiff_t in_col, T* out, ptrdiff_t out_row, size_t r0,
+                    size_t r1, size_t c0, size_t c1) {
+#if TRI_WASM_SIMD
+  // 4-byte elements in 4 x 4 blocks: four 16-byte loads, eight shuffles,
+  // four 16-byte stores; the tile's ragged edges as scalars.
+  if (sizeof(T) == 4 && simd_enabled()) {
+    const size_t c4 = c0 + (c1 - c0) / 4 * 4;
+    const size_t r4 = r0 + (r1 - r0) / 4 * 4;
+    for (size_t c = c0; c < c4; c += 4) {
+      const T* s0 = in + static_cast<ptrdiff_t>(c) * in_col;
+      for (size_t r = r0; r < r4; r += 4) {
+        const v128_t v0 = wasm_v128_load(s0 + r);
+        const v128_t v1 = wasm_v128_load(s0 + in_col + r);
+        const v128_t v2 = wasm_v128_load(s0 + 2 * in_col + r);
+        const v128_t v3 = wasm_v128_load(s0 + 3 * in_col + r);
+        const v128_t t0 = wasm_i32x4_shuffle(v0, v1, 0, 4, 1, 5);
+        const v128_t t1 = wasm_i32x4_shuffle(v0, v1, 2, 6, 3, 7);
+        const v128_t t2 = wasm_i32x4_shuffle(v2, v3, 0, 4, 1, 5);
+        const v128_t t3 = wasm_i32x4_shuffle(v2, v3, 2, 6, 3, 7);
+        T* d = out + static_cast<ptrdiff_t>(r) * out_row + c;
+        wasm_v128_store(d, wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5));
+        wasm_v128_store(d + out_row, wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7));
+        wasm_v128_store(d + 2 * out_row, wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5));
+        wasm_v128_store(d + 3 * out_row, wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7));
+      }
+      transpose_scalar(in, in_col, out, out_row, r4, r1, c, c + 4);
+    }
+    transpose_scalar(in, in_col, out, out_row, r0, r1, c4, c1);
+    return;
+  }
+#endif
+  transpose_scalar(in, in_col, out, out_row, r0, r1, c0, c1);
+}
+
+// A transpose (NCHW <-> NHWC, a matrix's .t()): the out's innermost dim is
+// not the input's. Row by row, each element of an out row is read from
+// another line of the input (through 64-bit index arithmetic in wasm32),
+// and an image's 3 channels made rows of 3; in tiles of 16 x 16 both sides
+// move along their own contiguous dim. False when the copy is no such
+// transpose.
+template <typename T>
+bool copy_transposed(const NdIter& it, bool parallel) {
+  constexpr int64_t es = sizeof(T);
+  const int n = it.ndim();
+  const int di = n - 1;  // the out's contiguous dim, walked innermost
+  if (n < 2 || it.stride(0, di) != es || it.stride(1, di) == es) return false;
+  int si = -1;  // the input's contiguous dim
+  for (int d = 0; d < di; ++d) {
+    if (it.stride(1, d) == es) si = d;
+  }
+  // Few input rows (an NHWC -> NCHW of 3 channels) gain nothing from tiles.
+  if (si < 0 || it.size(si) < kTransposeTile) return false;
+  for (int d = 0; d < n; ++d) {
+    if (it.stride(0, d) % es != 0 || it.stride(1, d) % es != 0) return false;
+  }
+  // The out is [planes..., rows (dim si), cols (dim di)] in walk order.
+  const size_t rows = static_cast<size_t>(it.size(si));
+  const size_t cols = static_cast<size_t>(it.size(di));
+  const ptrdiff_t out_row = static_cast<ptrdiff_t>(it.stride(0, si) / es);
+  const ptrdiff_t in_col = static_cast<ptrdiff_t>(it.stride(1, di) / es);
+  size_t planes = 1;
+  for (int d = 0; d < di; ++d) {
+    if (d != si) planes *= static_cast<size_t>(it.size(d));
+  }
+  const size_t blocks = (rows + kTransposeTile - 1) / kTransposeTile;
+  auto run = [&](size_t begin, size_t end) {
+    for (size_t task = begin; task < end; ++task) {
+      // The plane's offsets: its index spelled out over the other dims.
+      size_t plane = task / blocks;
+      int64_t out_off = 0, in_off = 0;
+      for (int d = di - 1; d >= 0; --d) {
+        if (d == si) continue;
+        const int64_t i = static_cast<int64_t>(plane % static_cast<size_t>(it.size(d)));
+        plane /= static_cast<size_t>(it.size(d));
+        out_off += i * it.stride(0, d);
+        in_off += i * it.stride(1, d);
+      }
+      T* out = reinterpret_cast<T*>(it.base(0) + out_off);
+      const T* in = reinterpret_cast<const T*>(it.base(1) + in_off);
+      const size_t r0 = task % blocks * kTransposeTile;
+      const size_t r1 = rows - r0 < kTransposeTile ? rows : r0 + kTransposeTile;
+      for (size_t c0 = 0; c0 < cols; c0 += kTransposeTile) {
+        const size_t c1 = cols - c0 < kTransposeTile ? cols : c0 + kTransposeTile;
+        transpose_tile<T>(in, in_col, out, out_row, r0, r1, c0, c1);
+      }
+    }
+  };
+  if (parallel) {
+    // At least 16 tiles' rows of work per chunk.
+    parallel_for(planes * blocks, (kParallelCopyElements + cols * kTransposeTile - 1) /
+                                      (cols * kTransposeTile),
+                 run);
+  } else {
+    run(0, planes * blocks);
+  }
+  return true;
+}
+
+template <typename T>
+void copy_same_width(const NdIter& it, bool parallel) {
+  if (!copy_transposed<T>(it, parallel)) copy_bits<T>(it, parallel);
+}
+
 // Same-type copies by element width; false for a conversion.
 bool copy_same_type(const NdIter& it, const TensorView& src, const TensorView& dst,
                     bool parallel) {
   if (src.type != dst.type) return false;
   switch (dst.element_size()) {
-    case 1: copy_bits<uint8_t>(it, parallel); return true;
-    case 2: copy_bits<uint16_t>(it, parallel); return true;
-    case 4: copy_bits<uint32_t>(it, parallel); return true;
-    case 8: copy_bits<uint64_t>(it, parallel); return true;
+    case 1: copy_same_width<uint8_t>(it, parallel); return true;
+    case 2: copy_same_width<uint16_t>(it, parallel); return true;
+    case 4: copy_same_width<uint32_t>(it, parallel); return true;
+    case 8: copy_same_width<uint64_t>(it, parallel); return true;
     default: return false;
   }
 }

@@ -30,6 +30,14 @@ class NdIter {
 
   int64_t numel() const { return numel_; }
 
+  // The walk's dims after ordering and merging (outermost first), operand
+  // k's byte stride along each and its first element: for a kernel that
+  // walks them another way (copy.cpp's tiled transpose).
+  int ndim() const { return ndim_; }
+  int64_t size(int d) const { return sizes_[d]; }
+  int64_t stride(int k, int d) const { return strides_[k][d]; }
+  char* base(int k) const { return base_[k]; }
+
   // Calls fn(char* const* ptrs, const int64_t* strides, int64_t n) for each
   // row chunk; ptrs[k] is operand k's first element, strides[k] its stride in
   // bytes along the row. The walk itself is compiled once (walk_rows); only

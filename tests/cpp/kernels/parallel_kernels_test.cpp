@@ -252,5 +252,70 @@ TEST_F(ParallelKernels, CopyViewDisjointGathersAPermutedWindow) {
   });
 }
 
+// copy_view and copy_view_disjoint of a permuted view into a row-major out:
+// every element checked by index. An input contiguous along 16 or more
+// elements takes the tiled transpose (partial tiles at 37, 42, 50, 33, and
+// 3-column ones); element widths 1, 2, 4 and 8 bytes.
+template <typename T>
+void expect_permuted_copy(std::vector<int64_t> shape, std::vector<int> perm, bool disjoint) {
+  const int rank = static_cast<int>(shape.size());
+  int64_t in_strides[kTensorDimLimit];
+  row_major_strides(shape.data(), rank, in_strides);
+  size_t count = 1;
+  for (int64_t s : shape) count *= static_cast<size_t>(s);
+  std::vector<T> x(count);
+  for (size_t i = 0; i < count; ++i) x[i] = static_cast<T>(i * 7 + 3);
+  TensorView src;
+  src.data = x.data();
+  src.type = sizeof(T) == 1 ? ScalarType::Byte
+             : sizeof(T) == 2 ? ScalarType::Short
+             : sizeof(T) == 4 ? ScalarType::Int
+                              : ScalarType::Long;
+  src.dim = rank;
+  for (int d = 0; d < rank; ++d) {
+    src.sizes[d] = shape[static_cast<size_t>(perm[static_cast<size_t>(d)])];
+    src.strides[d] = in_strides[perm[static_cast<size_t>(d)]];
+  }
+  std::vector<T> y(count, T(0));
+  TensorView dst = src;
+  dst.data = y.data();
+  row_major_strides(dst.sizes, rank, dst.strides);
+  if (disjoint) {
+    copy_view_disjoint(src, dst);
+  } else {
+    copy_view(src, dst);
+  }
+  int64_t index[kTensorDimLimit] = {};
+  for (size_t at = 0; at < count; ++at) {
+    int64_t in_off = 0;
+    for (int d = 0; d < rank; ++d) in_off += index[d] * src.strides[d];
+    ASSERT_EQ(y[at], x[static_cast<size_t>(in_off)]) << "out element " << at;
+    for (int d = rank - 1; d >= 0; --d) {
+      if (++index[d] < dst.sizes[d]) break;
+      index[d] = 0;
+    }
+  }
+}
+
+TEST_F(ParallelKernels, PermutedCopiesTransposeInTiles) {
+  host::ThreadPool pool(3);
+  for (bool threads : {false, true}) {
+    set_parallel_runner(threads ? &pool.runner() : nullptr);
+    for (bool disjoint : {false, true}) {
+      expect_permuted_copy<float>({2, 37, 6, 7}, {0, 2, 3, 1}, disjoint);  // NCHW -> NHWC
+      expect_permuted_copy<float>({2, 6, 7, 37}, {0, 3, 1, 2}, disjoint);  // NHWC -> NCHW
+      expect_permuted_copy<float>({3, 17, 50}, {2, 0, 1}, disjoint);       // planes between
+      expect_permuted_copy<float>({144, 56 * 56}, {1, 0}, disjoint);      // several chunks
+      expect_permuted_copy<uint8_t>({33, 20}, {1, 0}, disjoint);
+      expect_permuted_copy<int16_t>({20, 33}, {1, 0}, disjoint);
+      expect_permuted_copy<int64_t>({4, 33, 16}, {0, 2, 1}, disjoint);
+      expect_permuted_copy<float>({1, 3, 20, 22}, {0, 2, 3, 1}, disjoint);  // an image's 3 channels
+      expect_permuted_copy<float>({1, 20, 22, 3}, {0, 3, 1, 2}, disjoint);  // and back: rows
+      expect_permuted_copy<float>({5, 15}, {1, 0}, disjoint);
+    }
+  }
+  set_parallel_runner(nullptr);
+}
+
 }  // namespace
 }  // namespace tri::testing
