@@ -27,18 +27,34 @@ import { quantile, summarize } from './lib/stats.mjs';
 import { measureThreadScaling } from './lib/thread-scaling.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
 
-const { values: args } = parseArgs({
-  options: {
-    json: { type: 'boolean', default: false },
-    quick: { type: 'boolean', default: false },
-    runs: { type: 'string' },
-    warmup: { type: 'string' },
-    threads: { type: 'string', default: '1' },
-    only: { type: 'string' },
-    'no-cold': { type: 'boolean', default: false },
-    print: { type: 'string' },
-  },
-});
+const USAGE = `usage: npm run bench [-- --json] [--quick] [--runs N] [--warmup N] [--threads N] [--only a,b] [--no-cold]
+       npm run bench -- --print saved.json   (the table of a saved --json report)
+docs/performance.md says what each column and target means.`;
+
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      help: { type: 'boolean', short: 'h', default: false },
+      json: { type: 'boolean', default: false },
+      quick: { type: 'boolean', default: false },
+      runs: { type: 'string' },
+      warmup: { type: 'string' },
+      threads: { type: 'string', default: '1' },
+      only: { type: 'string' },
+      'no-cold': { type: 'boolean', default: false },
+      print: { type: 'string' },
+    },
+  });
+} catch (e) {
+  console.error(`bench: ${e.message}\n${USAGE}`);
+  process.exit(2);
+}
+const { values: args } = parsed;
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 if (args.print) {
   // Re-print a saved --json report as the table (docs/performance.md).

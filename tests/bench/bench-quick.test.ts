@@ -168,5 +168,15 @@ interface PathResult {
     const zero = bench('--runs', '0');
     expect(zero.status).not.toBe(0);
     expect(zero.stderr).toContain('--runs must be a positive integer, got 0');
+    const flag = bench('--no-such-flag');
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toContain("bench: Unknown option '--no-such-flag'");
+    expect(flag.stderr).toContain('usage: npm run bench');
+  });
+
+  it('prints its usage for --help', () => {
+    const r = bench('--help');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('usage: npm run bench [-- --json] [--quick]');
   });
 });
