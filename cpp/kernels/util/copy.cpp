@@ -139,7 +139,7 @@ bool copy_transposed(const NdIter& it, bool parallel) {
     }
   };
   if (parallel) {
-    // At least 16 tiles' rows of work per chunk.
+    // Chunks of at least kParallelCopyElements elements (whole tile rows).
     parallel_for(planes * blocks, (kParallelCopyElements + cols * kTransposeTile - 1) /
                                       (cols * kTransposeTile),
                  run);
