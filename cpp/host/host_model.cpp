@@ -78,11 +78,7 @@ Error HostModel::load(OwnedBytes bytes, const HostOptions& options) {
   OpenOptions open_options;
   open_options.max_planned_bytes = options.max_planned_bytes;
   open_options.max_instructions_per_run = options.max_instructions_per_run;
-  const uint32_t most = parallel_max_threads();
-  const uint32_t threads = options.threads == 0 || options.threads > most ? most : options.threads;
-  open_options.plan_by_lifetimes =
-      options.memory_plan == MemoryPlanChoice::Lifetimes ||
-      (options.memory_plan == MemoryPlanChoice::Auto && threads > 1);
+  open_options.plan_by_lifetimes = options.memory_plan != MemoryPlanChoice::File;
   Result<std::unique_ptr<LoadedFile>> file =
       open_file(ByteSpan(bytes.data(), bytes.size()), open_options);
   if (!file.ok()) return file.error();

@@ -36,9 +36,11 @@ struct HostOptions {
   // program's instructions as written (MethodLoadOptions::optimize).
   bool optimize = true;
   // Where a method's memory plan comes from when the file brings one (.pte):
-  // Auto makes it again by lifetimes when kernels may use more than one
-  // thread (pte_lifetime_plan.h says why), File keeps the file's, Lifetimes
-  // makes it again wherever that is safe.
+  // Auto and Lifetimes make it again by lifetimes wherever that is safe
+  // (pte_lifetime_plan.h says why: views placed over their input, less
+  // memory shared across cores), File keeps the file's. Auto re-planned only
+  // for runs on more than one thread until views were placed in place; it
+  // stays the default's name.
   MemoryPlanChoice memory_plan = MemoryPlanChoice::Auto;
 };
 

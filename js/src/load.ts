@@ -36,14 +36,14 @@ export interface LoadOptions extends ReadOptions {
    */
   optimize?: boolean;
   /**
-   * Where a .pte method's memory plan comes from. 'auto' (default) makes
-   * it again at load from the tensors' lifetimes when runs may use more than
-   * one thread, wherever that provably runs the same program (plain
-   * activations; no state kept across runs, delegates or control flow):
-   * with the file's plan, kernels split across threads write over memory
-   * the other core has just used, which costs time. 'file' keeps the
-   * file's plan; 'lifetimes' re-plans on one thread too. The method info's
-   * `memoryPlan` says which plan each method got.
+   * Where a .pte method's memory plan comes from. 'auto' (default) and
+   * 'lifetimes' make it again at load from the tensors' lifetimes, wherever
+   * that provably runs the same program (plain activations; no state kept
+   * across runs, delegates or control flow): views (view_copy, squeeze,
+   * clone...) then sit on their input's bytes and copy nothing, and kernels
+   * split across threads do not write over memory the other core has just
+   * used. 'file' keeps the file's plan. The method info's `memoryPlan` says
+   * which plan each method got.
    */
   memoryPlan?: 'auto' | 'file' | 'lifetimes';
 }

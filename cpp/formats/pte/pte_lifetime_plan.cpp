@@ -50,6 +50,34 @@ bool same_layout(const fb::Tensor* a, const fb::Tensor* b) {
          same_vector(a->dim_order(), b->dim_order());
 }
 
+// Whether the tensor's dim order is the default one (0, 1, ..., rank - 1).
+bool default_dim_order(const fb::Tensor* t) {
+  const auto* order = t->dim_order();
+  const size_t n = order ? order->size() : 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (order->Get(static_cast<flatbuffers::uoffset_t>(i)) != i) return false;
+  }
+  return true;
+}
+
+uint64_t element_count(const fb::Tensor* t) {
+  uint64_t n = 1;
+  const auto* sizes = t->sizes();
+  for (size_t i = 0; sizes && i < sizes->size(); ++i) {
+    const int32_t s = sizes->Get(static_cast<flatbuffers::uoffset_t>(i));
+    n *= s < 0 ? 0 : static_cast<uint64_t>(s);
+  }
+  return n;
+}
+
+// Whether out, written by `kind` from input a, may take over a's bytes.
+bool may_take_over(InPlaceKind kind, const fb::Tensor* a, const fb::Tensor* out) {
+  if (kind == InPlaceKind::kElementwise) return same_layout(a, out);
+  return kind == InPlaceKind::kSameBytes && a->scalar_type() == out->scalar_type() &&
+         element_count(a) == element_count(out) &&
+         (same_layout(a, out) || (default_dim_order(a) && default_dim_order(out)));
+}
+
 using Values = flatbuffers::Vector<flatbuffers::Offset<fb::EValue>>;
 
 // Appends value `v` to refs[n...], and when it is a tensor list, its
@@ -260,8 +288,8 @@ Result<uint64_t> plan_by_lifetimes(const fb::ExecutionPlan* plan, Span<uint64_t>
       if (slot[refs[r]] >= 0) buffers[slot[refs[r]]].last = end;
     }
   }
-  // An element-wise out may take over an input that dies where it is born
-  // (the planner checks that it dies there).
+  // An element-wise out, or a view's, may take over an input that dies
+  // where it is born (the planner checks that it dies there).
   for (size_t k = 0; k < ni; ++k) {
     const fb::KernelCall* call =
         instructions->Get(static_cast<flatbuffers::uoffset_t>(k))->instr_args_as_KernelCall();
@@ -271,18 +299,20 @@ Result<uint64_t> plan_by_lifetimes(const fb::ExecutionPlan* plan, Span<uint64_t>
     const uint32_t op_index =
         call->op_index() < 0 ? UINT32_MAX : static_cast<uint32_t>(call->op_index());
     if (na < 2 || operators == nullptr || op_index >= operators->size() ||
-        !full_op_name(operators->Get(op_index), name, sizeof(name)) ||
-        !writes_in_place_safely(name)) {
+        !full_op_name(operators->Get(op_index), name, sizeof(name))) {
       continue;
     }
+    const InPlaceKind kind = in_place_kind(name);
+    if (kind == InPlaceKind::kNone) continue;
     const int32_t out = read_element(call->args(), static_cast<size_t>(na - 1));
     if (slot[out] < 0 || buffers[slot[out]].first != step) continue;
-    for (int32_t j = 0; j < na - 1; ++j) {
+    const int32_t candidates = kind == InPlaceKind::kSameBytes ? 1 : na - 1;
+    for (int32_t j = 0; j < candidates; ++j) {
       const int32_t a = read_element(call->args(), static_cast<size_t>(j));
       if (a == out || slot[a] < 0) continue;
       const LifetimeBuffer& in_buffer = buffers[slot[a]];
       if (in_buffer.first < step && in_buffer.last == step &&
-          same_layout(planned[slot[a]].tensor, planned[slot[out]].tensor)) {
+          may_take_over(kind, planned[slot[a]].tensor, planned[slot[out]].tensor)) {
         buffers[slot[out]].reuse = slot[a];
         break;
       }

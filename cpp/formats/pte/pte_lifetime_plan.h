@@ -9,7 +9,10 @@
 // millisecond (×1.52 against ×1.68 on two threads, docs/performance.md).
 // The lifetime planner places the largest buffers first and lets an
 // element-wise op write over the input it consumes, which is what the .pt2
-// path already measured best with.
+// path already measured best with. And a view_copy (or squeeze, unsqueeze,
+// clone...) whose input dies there sits on the input's bytes, so it copies
+// nothing: the exporter plans every view as a copy, and the transformer
+// layer's eleven cost 0.1 ms of its 7 on one thread.
 //
 // Safe only when every planned tensor is a plain activation, so a method is
 // re-planned only if (otherwise NotSupported says which rule failed, and the

@@ -255,9 +255,22 @@ void copy_dual_counter(const TensorView& src, const TensorView& dst) {
   }
 }
 
+// Whether dst is src itself: the same elements at the same addresses (a
+// view op whose out the memory planner placed over its input). Strides of
+// size-1 dims never address anything, so they may differ.
+bool same_elements(const TensorView& src, const TensorView& dst) {
+  if (src.data != dst.data || src.type != dst.type || src.dim != dst.dim) return false;
+  for (int32_t d = 0; d < src.dim; ++d) {
+    if (src.sizes[d] != dst.sizes[d]) return false;
+    if (src.sizes[d] > 1 && src.strides[d] != dst.strides[d]) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void copy_view(const TensorView& src, const TensorView& dst) {
+  if (same_elements(src, dst)) return;
   const TensorView* ops[] = {&dst, &src};
   const NdIter it(dst.sizes, dst.dim, ops, 2);
   if (!copy_same_type(it, src, dst, /*parallel=*/false)) convert_view(it, src.type, dst.type);

@@ -1,5 +1,6 @@
 // A .pte method's memory plan made again by lifetimes: live tensors never
-// share bytes, element-wise ops write over the input they consume, and every
+// share bytes, element-wise ops write over the input they consume, views
+// that keep the bytes sit on them, and every
 // method where a new plan could change what runs keeps the file's plan, with
 // the reason.
 #include "cpp/formats/pte/pte_lifetime_plan.h"
@@ -30,6 +31,21 @@ class MethodWriter {
     auto t = fb::CreateTensorDirect(b_, executorch::ScalarType::FLOAT, 0, &sizes, &dim_order, false,
                                     data_buffer, alloc);
     values_.push_back(fb::CreateEValue(b_, fb::KernelTypes::Tensor, t.Union()));
+    return static_cast<int32_t>(values_.size() - 1);
+  }
+  // A float tensor of `sizes` laid out in `dim_order`, planned at `offset`
+  // in buffer 1.
+  int32_t shaped(const std::vector<int32_t>& sizes, const std::vector<uint8_t>& dim_order,
+                 uint32_t offset) {
+    auto alloc = fb::CreateAllocationDetails(b_, 1, offset, 0);
+    auto t = fb::CreateTensorDirect(b_, executorch::ScalarType::FLOAT, 0, &sizes, &dim_order, false,
+                                    0, alloc);
+    values_.push_back(fb::CreateEValue(b_, fb::KernelTypes::Tensor, t.Union()));
+    return static_cast<int32_t>(values_.size() - 1);
+  }
+  int32_t int_list(const std::vector<int64_t>& items) {
+    values_.push_back(fb::CreateEValue(b_, fb::KernelTypes::IntList,
+                                       fb::CreateIntListDirect(b_, &items).Union()));
     return static_cast<int32_t>(values_.size() - 1);
   }
   int32_t tensor_list(const std::vector<int32_t>& items) {
@@ -148,6 +164,64 @@ TEST(PteLifetimePlan, NonElementWiseOpsGetFreshMemory) {
   ASSERT_TRUE(r.bytes.ok()) << last_error_message();
   EXPECT_EQ(*r.bytes, 128u);
   EXPECT_NE(r.offsets[x], r.offsets[y]);
+}
+
+TEST(PteLifetimePlan, AViewOfAnInputThatDiesThereIsTheInputsBytes) {
+  // x [16] -> view_copy [4, 4] -> relu -> unsqueeze_copy [1, 4, 4]: one
+  // buffer, so neither copy moves a byte.
+  MethodWriter w;
+  const int32_t x = w.tensor(16, 0);
+  const int32_t shape = w.int_list({4, 4});
+  const int32_t v = w.shaped({4, 4}, {0, 1}, 64);
+  const int32_t r1 = w.shaped({4, 4}, {0, 1}, 128);
+  const int32_t dim = w.integer(0);
+  const int32_t y = w.shaped({1, 4, 4}, {0, 1, 2}, 192);
+  w.call("aten::view_copy", "out", {x, shape, v, v});
+  w.call("aten::relu", "out", {v, r1, r1});
+  w.call("aten::unsqueeze_copy", "out", {r1, dim, y, y});
+  Replanned r = replan(w.finish({x}, {y}, 256));
+  ASSERT_TRUE(r.bytes.ok()) << last_error_message();
+  EXPECT_EQ(*r.bytes, 64u);
+  for (int32_t value : {x, v, r1, y}) EXPECT_EQ(r.offsets[value], 0u) << "value " << value;
+}
+
+TEST(PteLifetimePlan, AViewThatMovesBytesGetsFreshMemory) {
+  {
+    // A channels-last [1, 4, 2, 2] seen as [16]: its bytes are not in the
+    // view's order.
+    MethodWriter w;
+    const int32_t x = w.shaped({1, 4, 2, 2}, {0, 2, 3, 1}, 0);
+    const int32_t shape = w.int_list({16});
+    const int32_t v = w.tensor(16, 64);
+    w.call("aten::view_copy", "out", {x, shape, v, v});
+    Replanned r = replan(w.finish({x}, {v}, 128));
+    ASSERT_TRUE(r.bytes.ok()) << last_error_message();
+    EXPECT_NE(r.offsets[x], r.offsets[v]);
+  }
+  {
+    // x is read again after the view: the view cannot take it over.
+    MethodWriter w;
+    const int32_t x = w.tensor(16, 0);
+    const int32_t shape = w.int_list({4, 4});
+    const int32_t v = w.shaped({4, 4}, {0, 1}, 64);
+    const int32_t y = w.tensor(16, 128);
+    w.call("aten::view_copy", "out", {x, shape, v, v});
+    w.call("aten::relu", "out", {x, y, y});
+    Replanned r = replan(w.finish({x}, {v, y}, 192));
+    ASSERT_TRUE(r.bytes.ok()) << last_error_message();
+    EXPECT_NE(r.offsets[x], r.offsets[v]);
+  }
+  {
+    // permute_copy moves elements: never over its input.
+    MethodWriter w;
+    const int32_t x = w.shaped({4, 4}, {0, 1}, 0);
+    const int32_t dims = w.int_list({1, 0});
+    const int32_t y = w.shaped({4, 4}, {0, 1}, 64);
+    w.call("aten::permute_copy", "out", {x, dims, y, y});
+    Replanned r = replan(w.finish({x}, {y}, 128));
+    ASSERT_TRUE(r.bytes.ok()) << last_error_message();
+    EXPECT_NE(r.offsets[x], r.offsets[y]);
+  }
 }
 
 TEST(PteLifetimePlan, AnOutputOutlivesTheLastInstruction) {

@@ -666,17 +666,23 @@ Error Lowerer::emit(const AtenSchema& schema, const ArgValues& args,
     call.args.push_back(outs.empty() ? add_value(LoweredValue()) : outs[0]);
   }
   // In-place reuse: an element-wise op may write over an input of the same
-  // dtype and shape that dies here.
-  if (writes_in_place_safely(full.c_str()) && outs.size() == 1) {
+  // dtype and shape that dies here, and a view over its self of as many
+  // elements (every tensor here is contiguous).
+  const InPlaceKind kind = in_place_kind(full.c_str());
+  if (kind != InPlaceKind::kNone && outs.size() == 1) {
     auto out_planned = planned_index_.find(outs[0]);
     for (const SchemaArg& arg : schema.args) {
+      if (kind == InPlaceKind::kSameBytes && arg.name != "self") continue;
       auto it = args.find(arg.name);
       if (arg.is_out || it == args.end() || out_planned == planned_index_.end()) continue;
       auto in_planned = planned_index_.find(it->second);
       if (in_planned == planned_index_.end() || it->second == outs[0]) continue;
       const LoweredTensor& a = value(it->second).tensor;
       const LoweredTensor& b = value(outs[0]).tensor;
-      if (a.dtype == b.dtype && a.sizes == b.sizes) {
+      const bool fits = kind == InPlaceKind::kElementwise
+                            ? a.sizes == b.sizes
+                            : a.nbytes == b.nbytes && a.dynamism == b.dynamism;
+      if (a.dtype == b.dtype && fits) {
         planned_[out_planned->second].reuse_value = it->second;
         break;
       }
