@@ -117,28 +117,26 @@ __attribute__((always_inline)) inline void finish(const TileOut* out, F4 c00, F4
 }
 
 // k steps of the 2x16 tile: per step both A values broadcast from memory,
-// the 16 weights of the step (two 8-column halves, at w and w + d; kWs
-// floats per step), 8 mul+add. All six loads come before the arithmetic, the
-// order V8 keeps and this CPU runs fastest. The loop runs on pointers, ended
-// by w's last step, with no index: a[p] costs V8 an add per load (wasm
-// addresses are 32-bit sums it must form), and an unrolled loop (x2, x4) ran
-// a quarter slower (spills). kD, when not 0, is d known at compile time (the
-// run-time panel's halves are 8 floats apart), which saves the two adds of
-// w + d. Inlined into the tiles, so the accumulators never leave registers.
-template <size_t kWs, size_t kD>
+// the step's 16 weights (16 floats per step, in load-time packed blocks and
+// run-time panels alike), 8 mul+add. All six loads come before the
+// arithmetic, the order V8 keeps and this CPU runs fastest. The loop runs on
+// pointers, ended by w's last step, with no index: a[p] costs V8 an add per
+// load (wasm addresses are 32-bit sums it must form). Unrolled (x2, x4) it
+// ran a quarter slower (spills). The weights' offsets are constants: with
+// the packed blocks 8 columns wide and the two halves at a distance known
+// only at run time, the tile lost another 5%. Inlined into the tiles, so
+// the accumulators never leave registers.
 __attribute__((always_inline)) inline void k_steps(size_t k, const float* a0, const float* a1,
-                                                   const float*& w, size_t d, F4& c00, F4& c01,
-                                                   F4& c02, F4& c03, F4& c10, F4& c11, F4& c12,
-                                                   F4& c13) {
-  const size_t half = kD != 0 ? kD : d;
-  const float* const end = w + kWs * k;
-  for (; w != end; ++a0, ++a1, w += kWs) {
+                                                   const float*& w, F4& c00, F4& c01, F4& c02,
+                                                   F4& c03, F4& c10, F4& c11, F4& c12, F4& c13) {
+  const float* const end = w + kNr * k;
+  for (; w != end; ++a0, ++a1, w += kNr) {
     const F4 x0 = f4_load_splat(a0);
     const F4 x1 = f4_load_splat(a1);
     const F4 b0 = f4_load(w);
     const F4 b1 = f4_load(w + 4);
-    const F4 b2 = f4_load(w + half);
-    const F4 b3 = f4_load(w + half + 4);
+    const F4 b2 = f4_load(w + 8);
+    const F4 b3 = f4_load(w + 12);
     c00 = f4_madd(c00, x0, b0);
     c01 = f4_madd(c01, x0, b1);
     c02 = f4_madd(c02, x0, b2);
@@ -150,31 +148,24 @@ __attribute__((always_inline)) inline void k_steps(size_t k, const float* a0, co
   }
 }
 
-// 2 rows x 16 columns. w0 and w1 start at the halves' 8 starting values
-// (bias or zeros); the k steps follow, kWs floats apart (8 in load-time
-// packed blocks, 16 in a run-time panel, where w1 is w0 + 8: kD).
-template <size_t kWs, size_t kD>
-void tile_2x16(size_t k, const float* a0, const float* a1, const float* w0, const float* w1,
-               const TileOut* out) {
-  F4 c00 = f4_load(w0), c01 = f4_load(w0 + 4), c02 = f4_load(w1), c03 = f4_load(w1 + 4);
+// 2 rows x 16 columns: w starts at the 16 starting values (bias or zeros),
+// the k steps follow.
+void tile_2x16(size_t k, const float* a0, const float* a1, const float* w, const TileOut* out) {
+  F4 c00 = f4_load(w), c01 = f4_load(w + 4), c02 = f4_load(w + 8), c03 = f4_load(w + 12);
   F4 c10 = c00, c11 = c01, c12 = c02, c13 = c03;
-  const float* w = w0 + kWs;
-  k_steps<kWs, kD>(k, a0, a1, w, static_cast<size_t>(w1 - w0), c00, c01, c02, c03, c10, c11,
-                   c12, c13);
+  w += kNr;
+  k_steps(k, a0, a1, w, c00, c01, c02, c03, c10, c11, c12, c13);
   finish(out, c00, c01, c02, c03, c10, c11, c12, c13);
 }
 
 // The indirect form: for each of ks taps the two rows come from a[2s] and
 // a[2s + 1], kc floats each; the weights run on across the taps.
-void itile_2x16(size_t kc, size_t ks, const float* const* a, const float* w0, const float* w1,
-                const TileOut* out) {
-  F4 c00 = f4_load(w0), c01 = f4_load(w0 + 4), c02 = f4_load(w1), c03 = f4_load(w1 + 4);
+void itile_2x16(size_t kc, size_t ks, const float* const* a, const float* w, const TileOut* out) {
+  F4 c00 = f4_load(w), c01 = f4_load(w + 4), c02 = f4_load(w + 8), c03 = f4_load(w + 12);
   F4 c10 = c00, c11 = c01, c12 = c02, c13 = c03;
-  const size_t d = static_cast<size_t>(w1 - w0);
-  const float* w = w0 + kPackNr;
+  w += kNr;
   for (size_t s = 0; s < ks; ++s) {
-    k_steps<kPackNr, 0>(kc, a[2 * s], a[2 * s + 1], w, d, c00, c01, c02, c03, c10, c11, c12,
-                        c13);
+    k_steps(kc, a[2 * s], a[2 * s + 1], w, c00, c01, c02, c03, c10, c11, c12, c13);
   }
   finish(out, c00, c01, c02, c03, c10, c11, c12, c13);
 }
@@ -230,12 +221,9 @@ void dot_tile_2x4(size_t kc, const float* a0, const float* a1, const float* cols
 // (wasm-opt, run by emcc at -O3) inlines a function with one call site
 // whatever `noinline` says, and then the hot loop sits in a driver V8
 // enters once per GEMM and never tiers up (ENVIRONMENT.md).
-using PackedTile = void (*)(size_t, const float*, const float*, const float*, const float*,
-                            const TileOut*);
-using IndirectTile = void (*)(size_t, size_t, const float* const*, const float*, const float*,
-                              const TileOut*);
-PackedTile volatile g_packed_tile = &tile_2x16<kPackNr, 0>;
-PackedTile volatile g_panel_tile = &tile_2x16<kNr, kPackNr>;
+using PackedTile = void (*)(size_t, const float*, const float*, const float*, const TileOut*);
+using IndirectTile = void (*)(size_t, size_t, const float* const*, const float*, const TileOut*);
+PackedTile volatile g_packed_tile = &tile_2x16;
 IndirectTile volatile g_indirect_tile = &itile_2x16;
 using NarrowTile = void (*)(size_t, const float*, const float*, const float*, const TileOut*);
 NarrowTile volatile g_narrow_tile = &dot_tile_2x4;
@@ -272,15 +260,13 @@ void f32_gemm_minmax_2x16(size_t m, size_t nc, size_t k, const float* a, size_t 
     const size_t i1 = m - i0 < kRowBlock ? m : i0 + kRowBlock;
     for (size_t j = 0; j < nc; j += kNr) {
       const size_t n = nc - j < kNr ? nc - j : kNr;
-      const float* w0 = packed + (j / kPackNr) * block;
-      // 8 columns or fewer left: read the one block twice, store half.
-      const float* w1 = n > kPackNr ? w0 + block : w0;
+      const float* w = packed + (j / kPackNr) * block;
       for (size_t i = i0; i < i1; i += kMr) {
         const size_t mr = i1 - i < kMr ? i1 - i : kMr;
         const float* a0 = a + i * a_stride;
         const TileOut out = {c + i * c_stride + j, c_stride, mr, n, false, min, max,
                              nullptr, nullptr, nullptr};
-        tile(k, a0, mr > 1 ? a0 + a_stride : a0, w0, w1, &out);
+        tile(k, a0, mr > 1 ? a0 + a_stride : a0, w, &out);
       }
     }
   }
@@ -292,13 +278,12 @@ void f32_igemm_minmax_2x16(size_t m, size_t nc, size_t kc, size_t ks, const floa
   const size_t block = block_floats(ks * kc);
   for (size_t j = 0; j < nc; j += kNr) {
     const size_t n = nc - j < kNr ? nc - j : kNr;
-    const float* w0 = packed + (j / kPackNr) * block;
-    const float* w1 = n > kPackNr ? w0 + block : w0;
+    const float* w = packed + (j / kPackNr) * block;
     for (size_t i = 0; i < m; i += kMr) {
       const size_t mr = m - i < kMr ? m - i : kMr;
       const TileOut out = {c + i * c_stride + j, c_stride, mr, n, false, min, max,
                            nullptr, nullptr, nullptr};
-      tile(kc, ks, a + (i / kMr) * ks * kMr, w0, w1, &out);
+      tile(kc, ks, a + (i / kMr) * ks * kMr, w, &out);
     }
   }
 }
@@ -336,10 +321,10 @@ void over_row_pairs(size_t m, size_t nc, const float* a, size_t a_stride, float*
 void f32_gemm_panel_2x16(size_t m, size_t nc, size_t kc, const float* a, size_t a_stride,
                          const float* panel, float* c, size_t c_stride, bool accumulate,
                          const RowEpilogue* epilogue) {
-  const PackedTile tile = g_panel_tile;
+  const PackedTile tile = g_packed_tile;
   over_row_pairs(m, nc, a, a_stride, c, c_stride, accumulate, epilogue,
                  [&](const float* a0, const float* a1, const TileOut* out) {
-                   tile(kc, a0, a1, panel, panel + kPackNr, out);
+                   tile(kc, a0, a1, panel, out);
                  });
 }
 

@@ -20,9 +20,13 @@
 // A fourth, narrow, has its own 2x4 tile of dot products along k: a
 // panel's last 1-4 columns, which the 2x16 tile would compute 16 wide (a
 // 7x7 map's gemm spent 4 panels' time on 3 and 1/16; narrow, 3 and 1/4).
-// The load-time packed layout, per block of 8 output channels (zero-padded):
-// 8 bias values, then for each of the ks*kc reduction steps the 8 weights.
-// A tile reads two neighbouring blocks. Natively the f32x4 type is
+// The load-time packed layout, per block of 16 output channels (zero-padded):
+// 16 bias values, then for each of the ks*kc reduction steps the 16 weights,
+// the run-time panel's layout. A tile reads one block; its two 8-column
+// halves sit at a constant distance, which V8's code needs (8-column blocks,
+// read in pairs, ran 5% slower). A last block of 8 columns or fewer costs
+// the same time as before (the tile computed 16 then too) and twice its
+// bytes. Natively the f32x4 type is
 // emulated, so the tests run the same tile logic against the references.
 #pragma once
 
@@ -34,7 +38,7 @@ namespace tri {
 
 constexpr size_t kF32GemmMr = 2;    // rows per tile
 constexpr size_t kF32GemmNr = 16;   // columns per tile
-constexpr size_t kF32GemmPackNr = 8;  // columns per packed weight block
+constexpr size_t kF32GemmPackNr = 16;  // columns per packed weight block
 
 // Floats of packed weights for `nc` output channels and `k` reduction steps.
 size_t f32_gemm_packed_floats(size_t nc, size_t k);
