@@ -155,6 +155,24 @@ void affine_row(void* ctx, char* const* p, const int64_t* st, int64_t n) {
 
 }  // namespace
 
+void moments_f32(const float* x, int64_t n, double* mean, double* var) {
+  if (n == 0) {
+    *mean = 0.0;
+    *var = std::numeric_limits<double>::quiet_NaN();
+    return;
+  }
+  // As moments() walks one contiguous Float row: the same sums, in order.
+  const double m = static_cast<double>(sum_f32(x, n, 0.0f, false)) / static_cast<double>(n);
+  const float center = static_cast<float>(m);
+  *mean = m;
+  *var = static_cast<double>(sum_f32(x, n, center, true)) / static_cast<double>(n);
+}
+
+void affine_f32_row(float* out, const float* x, int64_t n, float a, float b, const float* s,
+                    const float* t) {
+  affine_f32(out, x, n, a, b, s, true, t, true);
+}
+
 void moments(const TensorView& x, double* mean, double* var) {
   const int64_t n = x.numel();
   if (n == 0) {

@@ -19,6 +19,15 @@ namespace tri {
 // view gives mean 0 and variance NaN, as ATen's layer and group norm.
 void moments(const TensorView& x, double* mean, double* var);
 
+// moments() of n contiguous floats (one row of a row-major tensor), without
+// the strided walk: the same values.
+void moments_f32(const float* x, int64_t n, double* mean, double* var);
+
+// affine_apply() over n contiguous floats with s and t contiguous rows of n,
+// or both null: the same values.
+void affine_f32_row(float* out, const float* x, int64_t n, float a, float b, const float* s,
+                    const float* t);
+
 // `s` and `t` are null or views of out's rank, broadcast to out's shape (size
 // 1 or stride 0 where they do not vary), of any floating dtype. x and out have
 // the same shape; C (float or double) is the compute type.

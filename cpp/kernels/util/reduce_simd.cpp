@@ -102,7 +102,7 @@ float exp_sum_f32(const float* x, float shift, float* y, int64_t n) {
     const v128_t s = wasm_f32x4_splat(shift);
     v128_t acc = wasm_f32x4_splat(0);
     for (; i + 4 <= n; i += 4) {
-      const v128_t e = simd_math::exp(wasm_f32x4_sub(wasm_v128_load(x + i), s));
+      const v128_t e = simd_math::exp_nonpositive(wasm_f32x4_sub(wasm_v128_load(x + i), s));
       if (y != nullptr) wasm_v128_store(y + i, e);
       acc = wasm_f32x4_add(acc, e);
     }
@@ -145,7 +145,8 @@ void exp_sum_f32_rows(const float* x, const float* shift, float* y, float* sum, 
 #if TRI_WASM_SIMD
   if (simd_enabled()) {
     for (; i + 4 <= m; i += 4) {
-      const v128_t e = simd_math::exp(wasm_f32x4_sub(wasm_v128_load(x + i), wasm_v128_load(shift + i)));
+      const v128_t e = simd_math::exp_nonpositive(
+          wasm_f32x4_sub(wasm_v128_load(x + i), wasm_v128_load(shift + i)));
       wasm_v128_store(y + i, e);
       wasm_v128_store(sum + i, wasm_f32x4_add(wasm_v128_load(sum + i), e));
     }

@@ -17,13 +17,15 @@ float extreme_f32(const float* x, int64_t n, float init, bool is_max);
 void extreme_f32_rows(float* acc, const float* x, int64_t m, bool is_max);
 
 // y[i] = exp(x[i] - shift); returns the float sum of the y[i]. y may be null.
+// shift is at least every x[i] (softmax's max): the SIMD path's exp takes
+// only arguments <= 0 (simd_math::exp_nonpositive).
 float exp_sum_f32(const float* x, float shift, float* y, int64_t n);
 // y[i] = x[i] * s.
 void scale_f32(const float* x, float s, float* y, int64_t n);
 // y[i] = x[i] - s.
 void sub_f32(const float* x, float s, float* y, int64_t n);
 // Per-lane versions for softmax over a non-last dim (m lanes):
-// y[i] = exp(x[i] - shift[i]), sum[i] += y[i].
+// y[i] = exp(x[i] - shift[i]), sum[i] += y[i]; shift[i] >= x[i], as above.
 void exp_sum_f32_rows(const float* x, const float* shift, float* y, float* sum, int64_t m);
 // y[i] = x[i] * s[i].
 void mul_f32_rows(const float* x, const float* s, float* y, int64_t m);
