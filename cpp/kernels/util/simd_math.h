@@ -16,20 +16,16 @@ namespace simd_math {
 
 inline v128_t splat(float v) { return wasm_f32x4_splat(v); }
 
-// exp(x): x = n ln2 + r with |r| <= ln2/2, exp(r) by Cephes' expf
-// polynomial, 2^n built in two halves so that n = 128 or -126 never forms an
-// out-of-range exponent. V8 emits f32x4.min/max (NaN-propagating) and
-// i32x4.trunc_sat_f32x4 as sequences of 6-10 instructions each; here the
-// clamp is pmin/pmax (one each; a NaN x passes through both) and n is
-// rounded, and made an integer, by adding 1.5 * 2^23: the sum's low
-// mantissa bits are then n, rounded to nearest even as f32x4.nearest does.
-inline v128_t exp(v128_t x) {
-  const v128_t hi = splat(88.72283935546875f);  // above: inf
-  const v128_t lo = splat(-87.33654022216797f);  // below: 0
-  const v128_t xc = wasm_f32x4_pmax(wasm_f32x4_pmin(x, hi), lo);
+// The reduction both exps share, for a clamped xc: xc = n ln2 + r with
+// |r| <= ln2/2, exp(r) by Cephes' expf polynomial (returned), and t = the
+// float 1.5 * 2^23 + n, whose bits are those of 1.5 * 2^23 plus n (|n| <=
+// 128). n is rounded, and made an integer, by that addition, rounding to
+// nearest even as f32x4.nearest does: V8 emits i32x4.trunc_sat_f32x4 as a
+// sequence of 6-10 instructions.
+inline v128_t exp_reduced(v128_t xc, v128_t* t) {
   const v128_t magic = splat(12582912.0f);
-  const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(xc, splat(1.44269504088896341f)), magic);
-  const v128_t n = wasm_f32x4_sub(t, magic);
+  *t = wasm_f32x4_add(wasm_f32x4_mul(xc, splat(1.44269504088896341f)), magic);
+  const v128_t n = wasm_f32x4_sub(*t, magic);
   v128_t r = wasm_f32x4_sub(xc, wasm_f32x4_mul(n, splat(0.693359375f)));
   r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, splat(-2.12194440e-4f)));
   v128_t p = splat(1.9875691500e-4f);
@@ -38,8 +34,18 @@ inline v128_t exp(v128_t x) {
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(4.1665795894e-2f));
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(1.6666665459e-1f));
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(5.0000001201e-1f));
-  p = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r), splat(1.0f));
-  // |n| <= 128, so t's bits are those of 1.5 * 2^23 plus n.
+  return wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r), splat(1.0f));
+}
+
+// exp(x), 2^n built in two halves so that n = 128 or -126 never forms an
+// out-of-range exponent. V8 emits f32x4.min/max (NaN-propagating) as
+// sequences of instructions; here the clamp is pmin/pmax (one each; a NaN x
+// passes through both).
+inline v128_t exp(v128_t x) {
+  const v128_t hi = splat(88.72283935546875f);  // above: inf
+  const v128_t lo = splat(-87.33654022216797f);  // below: 0
+  v128_t t;
+  const v128_t p = exp_reduced(wasm_f32x4_pmax(wasm_f32x4_pmin(x, hi), lo), &t);
   const v128_t ni = wasm_i32x4_sub(t, wasm_i32x4_splat(0x4B400000));
   const v128_t n1 = wasm_i32x4_shr(ni, 1);
   const v128_t n2 = wasm_i32x4_sub(ni, n1);
@@ -58,20 +64,8 @@ inline v128_t exp(v128_t x) {
 // over 64K values went 121 -> 85 us.
 inline v128_t exp_nonpositive(v128_t x) {
   const v128_t lo = splat(-87.33654022216797f);  // below: 0
-  const v128_t xc = wasm_f32x4_pmax(x, lo);
-  const v128_t magic = splat(12582912.0f);
-  const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(xc, splat(1.44269504088896341f)), magic);
-  const v128_t n = wasm_f32x4_sub(t, magic);
-  v128_t r = wasm_f32x4_sub(xc, wasm_f32x4_mul(n, splat(0.693359375f)));
-  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, splat(-2.12194440e-4f)));
-  v128_t p = splat(1.9875691500e-4f);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(1.3981999507e-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(8.3334519073e-3f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(4.1665795894e-2f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(1.6666665459e-1f));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), splat(5.0000001201e-1f));
-  p = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r), splat(1.0f));
-  // t's bits are those of 1.5 * 2^23 plus n.
+  v128_t t;
+  const v128_t p = exp_reduced(wasm_f32x4_pmax(x, lo), &t);
   const v128_t scale = wasm_i32x4_shl(wasm_i32x4_sub(t, wasm_i32x4_splat(0x4B400000 - 127)), 23);
   return wasm_v128_andnot(wasm_f32x4_mul(p, scale), wasm_f32x4_lt(x, lo));
 }
