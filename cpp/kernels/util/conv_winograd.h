@@ -22,12 +22,13 @@ namespace tri {
 // gain), at least 64 2x2 output tiles, and at most 16 MiB of scratch.
 bool winograd3x3_applies(const ConvProblem& p);
 
-// The temp winograd3x3 takes for p.
+// The temp winograd3x3 needs for p, kTempSlack included (as the im2col
+// path's conv scratch).
 size_t winograd3x3_scratch(const ConvProblem& p);
 
 // Runs p; false, with nothing written or taken from temp, when temp has
-// less than winograd3x3_scratch(p) left (the caller then takes the im2col
-// path, which tiles to what is left). winograd3x3_applies(p) must hold.
+// less than winograd3x3_scratch(p) (the caller then takes the im2col path,
+// which tiles to what is left). winograd3x3_applies(p) must hold.
 bool winograd3x3(KernelContext& ctx, const ConvProblem& p);
 
 }  // namespace tri

@@ -22,6 +22,7 @@ using ST = ScalarType;
 
 class ParallelKernels : public KernelTest {
  protected:
+
   // Runs `op` serially, then on a 3-thread pool; returns both outputs.
   template <typename Op>
   void expect_same_bits(const Op& op) {
