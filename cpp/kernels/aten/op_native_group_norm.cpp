@@ -45,7 +45,7 @@ void group_norm(KernelContext& ctx, const GroupNorm& g) {
       double mean = 0;
       double var = 0;
       moments(xg, &mean, &var);
-      const double rstd = 1.0 / std::sqrt((var < 0 ? 0.0 : var) + g.eps);
+      const double rstd = rstd_of(var, g.eps);
       store_at(g.mean, n * g.group + k, mean);
       store_at(g.rstd, n * g.group + k, rstd);
       for (int64_t j = 0; j < cg; ++j) {

@@ -34,7 +34,7 @@ void layer_norm(const TensorView& x, const TensorView& out, const TensorView& me
     double m = 0;
     double var = 0;
     moments(xb, &m, &var);
-    const double rs = 1.0 / std::sqrt((var < 0 ? 0.0 : var) + eps);
+    const double rs = rstd_of(var, eps);
     store_one<double>(mean.type, m, static_cast<char*>(mean.data) + mo * static_cast<int64_t>(mean.element_size()));
     store_one<double>(rstd.type, rs, static_cast<char*>(rstd.data) + ro * static_cast<int64_t>(rstd.element_size()));
     affine_apply<C>(trailing_view(out, axis, oo), xb, static_cast<C>(rs), static_cast<C>(-rs * m), w,
@@ -75,7 +75,7 @@ bool layer_norm_rows_f32(const TensorView& x, const TensorView& out, const Tenso
     double m = 0;
     double var = 0;
     moments_f32(xr, n, &m, &var);
-    const double rs = 1.0 / std::sqrt((var < 0 ? 0.0 : var) + eps);
+    const double rs = rstd_of(var, eps);
     static_cast<float*>(mean.data)[r] = static_cast<float>(m);
     static_cast<float*>(rstd.data)[r] = static_cast<float>(rs);
     affine_f32_row(static_cast<float*>(out.data) + r * n, xr, n, static_cast<float>(rs),

@@ -236,19 +236,46 @@ size_t f32_gemm_packed_floats(size_t nc, size_t k) {
   return (nc + kPackNr - 1) / kPackNr * block_floats(k);
 }
 
+void f32_gemm_pack_block(const float* b, size_t rs, size_t cs, size_t k, size_t nc,
+                         const float* start, float* block) {
+  for (size_t j = 0; j < kNr; j += 4) f4_store(block + j, f4_zero());
+  if (start != nullptr) {
+    for (size_t j = 0; j < nc; ++j) block[j] = start[j];
+  }
+  float* dst = block + kNr;
+  if (cs != 1) {
+    for (size_t j = 0; j < kNr; ++j) {
+      const float* src = b + j * cs;
+      if (j < nc) {
+        for (size_t p = 0; p < k; ++p) dst[p * kNr + j] = src[p * rs];
+      } else {
+        for (size_t p = 0; p < k; ++p) dst[p * kNr + j] = 0.0f;
+      }
+    }
+    return;
+  }
+  if (nc == kNr) {
+    for (size_t p = 0; p < k; ++p, dst += kNr) {
+      const float* src = b + p * rs;
+      for (size_t j = 0; j < kNr; j += 4) f4_store(dst + j, f4_load(src + j));
+    }
+    return;
+  }
+  for (size_t p = 0; p < k; ++p, dst += kNr) {
+    const float* src = b + p * rs;
+    size_t j = 0;
+    for (; j < nc; ++j) dst[j] = src[j];
+    for (; j < kNr; ++j) dst[j] = 0.0f;
+  }
+}
+
 void f32_gemm_pack(size_t nc, size_t k, const float* weights, size_t n_stride, size_t k_stride,
                    const float* bias, float* packed) {
-  for (size_t j0 = 0; j0 < nc; j0 += kPackNr) {
-    for (size_t j = 0; j < kPackNr; ++j) {
-      packed[j] = j0 + j < nc && bias != nullptr ? bias[j0 + j] : 0.0f;
-    }
-    packed += kPackNr;
-    for (size_t p = 0; p < k; ++p) {
-      for (size_t j = 0; j < kPackNr; ++j) {
-        packed[j] = j0 + j < nc ? weights[(j0 + j) * n_stride + p * k_stride] : 0.0f;
-      }
-      packed += kPackNr;
-    }
+  const size_t block = block_floats(k);
+  for (size_t j0 = 0; j0 < nc; j0 += kPackNr, packed += block) {
+    f32_gemm_pack_block(weights + j0 * n_stride, k_stride, n_stride, k,
+                        nc - j0 < kPackNr ? nc - j0 : kPackNr,
+                        bias != nullptr ? bias + j0 : nullptr, packed);
   }
 }
 

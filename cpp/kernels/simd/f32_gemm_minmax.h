@@ -38,10 +38,19 @@ namespace tri {
 
 constexpr size_t kF32GemmMr = 2;    // rows per tile
 constexpr size_t kF32GemmNr = 16;   // columns per tile
-constexpr size_t kF32GemmPackNr = 16;  // columns per packed weight block
+// Columns per packed weight block: one tile's width.
+constexpr size_t kF32GemmPackNr = kF32GemmNr;
 
 // Floats of packed weights for `nc` output channels and `k` reduction steps.
 size_t f32_gemm_packed_floats(size_t nc, size_t k);
+
+// One block of the layout above (and a run-time panel, kc steps of it):
+// the starting values start[j] for j < nc (zeros without start), then
+// block[(p + 1) * 16 + j] = b[p * rs + j * cs] for j < nc, zeros for
+// columns nc..15. B is read row-major (cs == 1, vector copies) or in any
+// other order (a linear layer's [n, k] weight: rs == 1).
+void f32_gemm_pack_block(const float* b, size_t rs, size_t cs, size_t k, size_t nc,
+                         const float* start, float* block);
 
 // Packs weights where element (output channel j, reduction step p) is
 // weights[j * n_stride + p * k_stride]: [nc][k] row-major (PyTorch linear

@@ -3,7 +3,6 @@
 #include <cstddef>
 
 #include "cpp/kernels/simd/f32_gemm_minmax.h"
-#include "cpp/kernels/util/gemm_f4.h"
 #include "cpp/runtime/platform/parallel.h"
 
 namespace tri {
@@ -11,43 +10,6 @@ namespace {
 
 constexpr size_t kNr = kF32GemmNr;
 constexpr size_t kKc = kF32PanelKc;
-
-// panel: the tile's starting values (start[j] for j < nc, or zeros without
-// start), then panel[(p + 1) * 16 + j] = b(p, j) = b[p * rs + j * cs] for
-// j < nc, 0 beyond. B is row-major (cs == 1) or column-major (rs == 1: a
-// linear layer's [n, k] weight, read as its transpose without copying it).
-void pack_panel(const float* b, size_t rs, size_t cs, size_t kc, size_t nc, const float* start,
-                float* panel) {
-  for (size_t j = 0; j < kNr; j += 4) f4_store(panel + j, f4_zero());
-  if (start != nullptr) {
-    for (size_t j = 0; j < nc; ++j) panel[j] = start[j];
-  }
-  float* dst = panel + kNr;
-  if (cs != 1) {
-    for (size_t j = 0; j < kNr; ++j) {
-      const float* src = b + j * cs;
-      if (j < nc) {
-        for (size_t p = 0; p < kc; ++p) dst[p * kNr + j] = src[p * rs];
-      } else {
-        for (size_t p = 0; p < kc; ++p) dst[p * kNr + j] = 0.0f;
-      }
-    }
-    return;
-  }
-  if (nc == kNr) {
-    for (size_t p = 0; p < kc; ++p, dst += kNr) {
-      const float* src = b + p * rs;
-      for (size_t j = 0; j < kNr; j += 4) f4_store(dst + j, f4_load(src + j));
-    }
-    return;
-  }
-  for (size_t p = 0; p < kc; ++p, dst += kNr) {
-    const float* src = b + p * rs;
-    size_t j = 0;
-    for (; j < nc; ++j) dst[j] = src[j];
-    for (; j < kNr; ++j) dst[j] = 0.0f;
-  }
-}
 
 // One task: columns [j0, j0 + nc) of rows [i0, i1), over all of k.
 struct GemmTask {
@@ -96,7 +58,7 @@ void run_gemm_tile(const GemmTask& t, size_t index, size_t p0) {
   if (narrow) {
     pack_narrow(b_block, t.b_rs, t.b_cs, kc, nc, panel);
   } else {
-    pack_panel(b_block, t.b_rs, t.b_cs, kc, nc, start, panel);
+    f32_gemm_pack_block(b_block, t.b_rs, t.b_cs, kc, nc, start, panel);
   }
   auto rows_times_panel = [&](size_t rows, const float* a, size_t a_stride, size_t i) {
     const RowEpilogue e = last ? t.epilogue->from(i) : RowEpilogue();

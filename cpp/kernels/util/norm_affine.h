@@ -9,6 +9,7 @@
 // wasm SIMD path for Float rows; other dtypes are converted a chunk at a time.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "cpp/kernels/util/tensor_view.h"
@@ -18,6 +19,10 @@ namespace tri {
 // Two passes (mean, then squared deviations), accumulated in double. An empty
 // view gives mean 0 and variance NaN, as ATen's layer and group norm.
 void moments(const TensorView& x, double* mean, double* var);
+
+// 1 / sqrt(var + eps), a negative var (rounding) taken as 0: layer and
+// group norm's rstd.
+inline double rstd_of(double var, double eps) { return 1.0 / std::sqrt((var < 0 ? 0.0 : var) + eps); }
 
 // moments() of n contiguous floats (one row of a row-major tensor), without
 // the strided walk: the same values.
