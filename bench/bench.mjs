@@ -175,7 +175,7 @@ for (const c of cases) {
 const stateBetween = sampleState(stateProbe);
 
 const scalingThreads = threads > 1 ? threads : 2;
-const scalingMinMs = quick ? 0 : 4000;
+const scalingMinMs = quick ? 0 : 8000;
 // Cases timed on threads: the machine probe brackets them.
 const scaled = cases.some((c) => c.scaling);
 const probe = quick ? { reps: 2, ms: 50 } : { reps: 7, ms: 200 };
