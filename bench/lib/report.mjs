@@ -13,16 +13,16 @@ export function printReport(r) {
   out.push(`Trident ${r.engines.trident.version} (${r.engines.trident.build}) vs onnxruntime-web ${r.engines.ort.version} (${r.engines.ort.build})`);
   out.push(
     `${r.date.slice(0, 10)}, ${r.machine.cpu}, ${r.machine.cores} cores, Node ${r.machine.node}; ${r.settings.threads} thread(s), ` +
-      `median of ${r.settings.runs} interleaved runs after ${r.settings.warmup} warm-up${r.settings.quick ? ' (--quick)' : ''}`,
+      `median of ${r.settings.case_min_ms ? `at least ${r.settings.runs} interleaved runs and ${r.settings.case_min_ms / 1000} s a case` : `${r.settings.runs} interleaved runs`} after ${r.settings.warmup} warm-up${r.settings.quick ? ' (--quick)' : ''}`,
   );
   out.push(`SIMD128 ceiling: ${r.ceiling.gflops.toFixed(1)} GFLOP/s per core (${r.ceiling.kernel})`);
   out.push('');
-  out.push('| model | path | median ms (q1–q3) | ours / ORT | GFLOP/s | of ceiling | bytes → first output ms | peak wasm MB |');
-  out.push('|---|---|---|---|---|---|---|---|');
+  out.push('| model | path | runs | median ms (q1–q3) | ours / ORT | GFLOP/s | of ceiling | bytes → first output ms | peak wasm MB |');
+  out.push('|---|---|---|---|---|---|---|---|---|');
   for (const m of r.models) {
     for (const [p, s] of Object.entries(m.paths)) {
       out.push(
-        `| ${m.name} | ${PATH_LABEL[p] ?? p} | ${ms(s.median_ms)} (${ms(s.q1_ms)}–${ms(s.q3_ms)}) | ` +
+        `| ${m.name} | ${PATH_LABEL[p] ?? p} | ${s.runs ?? '—'} | ${ms(s.median_ms)} (${ms(s.q1_ms)}–${ms(s.q3_ms)}) | ` +
           `${p === 'onnx' ? '—' : s.ratio_to_ort.toFixed(2)} | ${s.gflops === null ? '—' : s.gflops.toFixed(1)} | ` +
           `${s.ceiling_fraction === null ? '—' : pct(s.ceiling_fraction)} | ` +
           `${s.first_output_ms === undefined ? '—' : ms(s.first_output_ms)} | ` +
