@@ -46,7 +46,7 @@ interface PathResult {
     expect(r.stderr).not.toMatch(/Error/);
     expect(r.status).toBe(0);
     const report = JSON.parse(r.stdout);
-    expect(report.settings).toMatchObject({ quick: true, runs: 2, threads: 1, interleaved: true });
+    expect(report.settings).toMatchObject({ quick: true, runs: 2, threads: 1, interleaved: true, case_min_ms: 0, scaling_min_ms: 0 });
     expect(report.ceiling.gflops).toBeGreaterThan(1);
     expect(report.engines.ort.version).toBe('1.30.0');
 
@@ -148,7 +148,7 @@ interface PathResult {
     const r = bench('--quick', '--runs', '1', '--no-cold', '--only', 'sgemm_256');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/SIMD128 ceiling: [\d.]+ GFLOP\/s/);
-    expect(r.stdout).toMatch(/\| sgemm_256 \| \.pte portable \| [\d.]+ \(/);
+    expect(r.stdout).toMatch(/\| sgemm_256 \| \.pte portable \| 1 \| [\d.]+ \(/);
     expect(r.stdout).toMatch(/SGEMM against the ceiling timed in its own rounds \(one 10 ms sample a round, median\): sgemm_256 [\d.]+ GFLOP\/s, \.pte portable \d+%/);
     expect(r.stdout).toMatch(/One run of add_vec4\.pte from JS: median [\d.]+ µs/);
     expect(r.stdout).toMatch(/This thread's state \(a 2 x 16 gemm tile over L1 data against the mul\+add chains, 40 ms a reading\): \d+% before the tables, \d+% between them, \d+% after\./);
