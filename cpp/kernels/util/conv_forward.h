@@ -61,6 +61,21 @@ constexpr int64_t kConvTileBytes = int64_t{8} << 20;
 // bytes a position, no more than kConvTileBytes holds, within [1, positions].
 int64_t conv_tile_positions(int64_t bytes, int64_t per_pos, int64_t positions);
 
+// The column bytes a float32 convolution's im2col fills and its gemm packs
+// at a time on one thread, so that they stay in that core's L2 between the
+// two. Packing reads 16 positions of every column row: with the whole tile
+// filled first, 288 rows by 12544 positions (32 -> 32 channels, 3x3, at
+// 112x112) meant 288 cache misses per panel. A wasm harness timing im2col
+// + gemm there: 9.97 ms in one tile, 8.42-8.51 in chunks of 256-1024
+// positions (64 channels at 56x56: 8.04 -> 7.50).
+constexpr int64_t kConvChunkBytes = int64_t{512} << 10;
+
+// Positions per chunk of a span of positions with `row_bytes` of columns
+// each: about what kConvChunkBytes holds, at least 64 positions, the span
+// split evenly in whole 16-position gemm panels; the span itself when one
+// chunk holds it.
+int64_t conv_chunk_positions(int64_t span, int64_t row_bytes);
+
 // Slack temp_left keeps back for the alignment padding of a kernel's blocks.
 constexpr size_t kTempSlack = 8 * kDefaultAlignment;
 

@@ -8,6 +8,7 @@
 
 #include "cpp/kernels/util/gemm.h"
 #include "cpp/kernels/util/conv_depthwise.h"
+#include "cpp/kernels/util/conv_forward.h"
 #include "cpp/kernels/util/conv_plan.h"
 #include "cpp/kernels/util/gemm_f32.h"
 #include "cpp/kernels/util/pool_channels_last.h"
@@ -466,6 +467,58 @@ TEST_F(ConvOps, ChunkedMatchesWhole) {
     }
     EXPECT_VALUES(dw_chunked, TensorFactory::values(*dw_whole), 1e-4) << "k=" << k;
     temp_ = MemoryAllocator(temp_buffer_.data(), temp_buffer_.size());
+  }
+}
+
+// Float32 convolutions with many positions fill and multiply their columns a
+// cache-sized chunk at a time (columns_times_weights); the double path
+// fills the whole tile first. Chunks of 112 positions here (1152 column
+// rows), the last one partial, with a last panel of 10 columns and of 1
+// (the narrow tile), bias and an odd channel count.
+TEST_F(ConvOps, ColumnChunksMatchTheWholeTile) {
+  for (SizesType width : {37, 33}) {
+    const SizesType h = width == 37 ? 34 : 33;
+    const size_t xn = static_cast<size_t>(128 * h * width);
+    const std::vector<double> xv = random_values(xn, 7), wv = random_values(20 * 128 * 9, 8);
+    const std::vector<double> bv = random_values(20, 9);
+    std::vector<double> results[2];
+    for (ST type : {ST::Float, ST::Double}) {
+      Tensor* x = tf.make(type, {1, 128, h, width}, xv);
+      Tensor* w = tf.make(type, {20, 128, 3, 3}, wv);
+      Tensor* bias = tf.make(type, {20}, bv);
+      Tensor* out = tf.zeros(type, {1, 20, h, width});
+      ASSERT_EQ(conv(x, w, bias, {1}, {1}, {1}, false, {0}, 1, out), Error::Ok)
+          << last_error_message();
+      results[type == ST::Float ? 0 : 1] = TensorFactory::values(*out);
+    }
+    ASSERT_EQ(results[0].size(), results[1].size());
+    for (size_t i = 0; i < results[0].size(); ++i) {
+      ASSERT_NEAR(results[0][i], results[1][i], 1e-4 * (1 + std::abs(results[1][i])))
+          << "width " << width << ", element " << i;
+    }
+  }
+}
+
+TEST(ConvChunks, WholePanelsAboutTheCacheTarget) {
+  // One chunk when it holds the span.
+  EXPECT_EQ(conv_chunk_positions(49, 4608 * 4), 49);
+  EXPECT_EQ(conv_chunk_positions(400, 288 * 4), 400);
+  // 784 positions of 2304 bytes: a target of 227, 4 even chunks of 196,
+  // rounded up to whole panels.
+  EXPECT_EQ(conv_chunk_positions(784, 2304), 208);
+  // 12544 positions of 1152 bytes: a target of 455 -> 28 chunks of 448.
+  EXPECT_EQ(conv_chunk_positions(12544, 1152), 448);
+  // Wide rows: never under 64 positions (the weights are read per chunk).
+  EXPECT_EQ(conv_chunk_positions(1000, 1 << 20), 64);
+  for (int64_t span : {65, 300, 1258, 5000}) {
+    for (int64_t row_bytes : {12, 588, 4608, 20000}) {
+      const int64_t c = conv_chunk_positions(span, row_bytes);
+      if (c == span) continue;
+      EXPECT_EQ(c % 16, 0) << span << " " << row_bytes;
+      EXPECT_GE(c * row_bytes, std::min<int64_t>(kConvChunkBytes / 2, 64 * row_bytes));
+      EXPECT_LE(c * row_bytes, std::max<int64_t>(kConvChunkBytes, 64 * row_bytes) + 16 * row_bytes)
+          << span << " " << row_bytes;
+    }
   }
 }
 
