@@ -7,12 +7,17 @@
 #include "cpp/kernels/util/conv_im2col.h"
 #include "cpp/kernels/util/conv_winograd.h"
 #include "cpp/kernels/util/gemm.h"
+#include "cpp/kernels/simd/f32_gemm_minmax.h"
 #include "cpp/kernels/util/scratch_size.h"
 #include "cpp/kernels/util/simd.h"
 #include "cpp/runtime/platform/parallel.h"
 
 namespace tri {
 namespace {
+
+// The gemm's column panel: position blocks that threads or chunks take
+// are whole panels, so that none but the last is packed part empty.
+constexpr int64_t kPanel = static_cast<int64_t>(kF32GemmNr);
 
 // The storage of the compute type: int64 is computed as wrapping uint64.
 template <typename G>
@@ -143,7 +148,6 @@ constexpr int64_t kFusedMinPositions = 256;
 void columns_times_weights(const float* img, const int64_t* img_st, const WindowGeom& g,
                            int64_t icg, int64_t ocg, int64_t l0, int64_t len, float* cols,
                            MatView<float> w, float* c, int64_t ldc, const RowEpilogue& e) {
-  constexpr int64_t kPanel = 16;
   const int64_t k = icg * g.taps();
   const size_t panels = static_cast<size_t>((len + kPanel - 1) / kPanel);
   // At least 4 panels a task: 64 positions of a 32-channel layer's gemm
@@ -279,12 +283,11 @@ Error run(KernelContext& ctx, const ConvProblem& p) {
               // Few channels (a network's first layer has 3): split by
               // channel, two threads ran at 1 : 2. Threads fill blocks of 16
               // positions (the gemm's column panels) instead, every row.
-              constexpr int64_t kBlock = 16;
-              const int64_t blocks = (len + kBlock - 1) / kBlock;
-              const size_t min_blocks = static_cast<size_t>(16384 / (icg * ks * kBlock) + 1);
+              const int64_t blocks = (len + kPanel - 1) / kPanel;
+              const size_t min_blocks = static_cast<size_t>(16384 / (icg * ks * kPanel) + 1);
               parallel_for(static_cast<size_t>(blocks), min_blocks, [&](size_t b0, size_t b1) {
-                const int64_t j0 = static_cast<int64_t>(b0) * kBlock;
-                const int64_t j1 = std::min(static_cast<int64_t>(b1) * kBlock, len);
+                const int64_t j0 = static_cast<int64_t>(b0) * kPanel;
+                const int64_t j1 = std::min(static_cast<int64_t>(b1) * kPanel, len);
                 im2col_chunk<G>(img, in_st + 1, g, icg, l0 + j0, j1 - j0, bcols + j0, len);
               });
             }
@@ -346,7 +349,6 @@ int64_t conv_tile_positions(int64_t bytes, int64_t per_pos, int64_t positions) {
 }
 
 int64_t conv_chunk_positions(int64_t span, int64_t row_bytes) {
-  constexpr int64_t kPanel = 16;
   int64_t target = row_bytes > 0 ? kConvChunkBytes / row_bytes : span;
   if (target < 4 * kPanel) target = 4 * kPanel;
   if (target >= span) return span;

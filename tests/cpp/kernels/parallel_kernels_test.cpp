@@ -157,8 +157,9 @@ TEST_F(ParallelKernels, Convolution3x3Im2col) {
   // A network's first layer: 3 channels, threads split the positions.
   expect_same_bits([&] { return conv({1, 3, 97, 95}, {8, 3, 3, 3}, 2, 1, 1); });
   // Enough positions for each of 3 threads to fill and multiply its own
-  // columns in chunks (1296 rows: chunks of 101 -> 112 positions), against
-  // the whole tile and the serial gemm.
+  // columns (columns_times_weights), against one thread doing it all in
+  // chunks (1296 rows: chunks of 101 -> 112 positions); a 7x7 stride-2
+  // first layer, batch 2.
   expect_same_bits([&] { return conv({1, 144, 44, 41}, {18, 144, 3, 3}, 1, 1, 1); });
   expect_same_bits([&] { return conv({2, 3, 99, 90}, {16, 3, 7, 7}, 2, 3, 1); });
 }
