@@ -16,6 +16,8 @@ interface CaseScalar { kind: 'Int' | 'Double' | 'Bool'; value: string }
 interface OpCase {
   method: string; desc: string; inputs: CaseTensor[]; outputs: Array<CaseTensor | CaseScalar>;
   rtol: number; atol: number; check: string;
+  /** float16/bfloat16 outputs: at most this many representable values from PyTorch's, instead of rtol/atol. */
+  max_ulps?: number;
 }
 interface OpCaseFile { op: string; cases: OpCase[] }
 
@@ -45,6 +47,38 @@ function checkOf(c: OpCase, index: number): string {
   return parts.length > 1 ? parts[index]! : parts[0]!;
 }
 
+/**
+ * The position of a float16/bfloat16 bit pattern among the finite values,
+ * ordered (-0 and +0 both 0): adjacent values are one apart, across binades
+ * and through the subnormals. Both formats are sign-magnitude over 16 bits.
+ */
+function halfOrdinal(bits: number): number {
+  return bits & 0x8000 ? -(bits & 0x7fff) : bits;
+}
+
+/** Whether a float16/bfloat16 bit pattern is an infinity or NaN (all exponent bits set). */
+function halfNonFinite(dtype: DType, bits: number): boolean {
+  const exp = dtype === 'float16' ? 0x7c00 : 0x7f80;
+  return (bits & exp) === exp;
+}
+
+/** '' when every element is within `maxUlps` representable values of PyTorch's; NaN equals NaN, infinities only themselves. */
+function ulpDifference(maxUlps: number, expected: CaseTensor, actual: Tensor): string {
+  const wantTensor = tensorOf(expected);
+  const want = wantTensor.data as Uint16Array;
+  const got = actual.data as Uint16Array;
+  const wantValues = wantTensor.toArray() as number[];
+  const gotValues = actual.toArray() as number[];
+  for (let i = 0; i < want.length; i++) {
+    const ulps = Math.abs(halfOrdinal(got[i]!) - halfOrdinal(want[i]!));
+    const ok = halfNonFinite(expected.dtype, want[i]!) || halfNonFinite(expected.dtype, got[i]!)
+      ? (Number.isNaN(wantValues[i]) && Number.isNaN(gotValues[i])) || wantValues[i] === gotValues[i]
+      : ulps <= maxUlps;
+    if (!ok) return `element ${i}: got ${gotValues[i]}, PyTorch gives ${wantValues[i]} (${ulps} ulps, max_ulps ${maxUlps})`;
+  }
+  return '';
+}
+
 /** '' when output `index` passes the case's check; otherwise what differs. */
 function difference(c: OpCase, index: number, expected: CaseTensor, actual: Tensor): string {
   if (actual.dtype !== expected.dtype || JSON.stringify(actual.shape) !== JSON.stringify(expected.shape)) {
@@ -61,6 +95,9 @@ function difference(c: OpCase, index: number, expected: CaseTensor, actual: Tens
   if (check === 'permutation') {
     const sorted = got.map(Number).sort((a, b) => a - b);
     return sorted.every((v, i) => v === i) ? '' : 'not a permutation of 0..n-1';
+  }
+  if (c.max_ulps !== undefined && (expected.dtype === 'float16' || expected.dtype === 'bfloat16')) {
+    return ulpDifference(c.max_ulps, expected, actual);
   }
   const want = tensorOf(expected).toArray().flat(Infinity as 1) as Array<number | bigint | boolean>;
   for (let i = 0; i < want.length; i++) {

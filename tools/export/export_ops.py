@@ -131,7 +131,7 @@ def build_case(m: Any, c: oplib.Case, index: int) -> Dict[str, Any]:
     for o in outs:
         m.output(o)
     rtol, atol = oplib.tolerance(c, expected)
-    return {
+    record = {
         "method": m.name,
         "desc": oplib.describe(c, b),
         "inputs": inputs,
@@ -144,6 +144,10 @@ def build_case(m: Any, c: oplib.Case, index: int) -> Dict[str, Any]:
         "check": c.check,
         "family": c.source,
     }
+    if c.max_ulps is not None:
+        # Only where set, so that the other cases' files do not change.
+        record["max_ulps"] = c.max_ulps
+    return record
 
 
 def build_scalar_case(m: Any, c: oplib.Case, b: Any, args: List[int],

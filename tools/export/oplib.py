@@ -36,6 +36,9 @@ DEFAULT_TOLERANCE = {
     torch.float32: (1e-5, 1e-6), torch.float64: (1e-10, 1e-12),
     torch.float16: (2e-3, 1e-3), torch.bfloat16: (1.6e-2, 1e-2),
 }
+# The spacing of float16/bfloat16 values in [1, 2) and below the smallest
+# normal: one ulp of a value in the binade [2^e, 2^(e+1)) is 2^e times the first.
+HALF_ULPS = {torch.float16: (2.0 ** -10, 2.0 ** -24), torch.bfloat16: (2.0 ** -7, 2.0 ** -133)}
 
 
 class CaseError(Exception):
@@ -129,17 +132,21 @@ class Case:
     check: str = "values"
     name: str = ""
     source: str = ""  # the family file
+    max_ulps: Optional[int] = None
 
 
 def case(op: str, *args: Any, out_dtype: Optional[str] = None,
          out_dtypes: Optional[Sequence[str]] = None, schema: Optional[str] = None,
          ref: Optional[Callable[..., Any]] = None, rtol: Optional[float] = None,
          atol: Optional[float] = None, check: str = "values", name: str = "",
-         **kwargs: Any) -> Case:
+         max_ulps: Optional[int] = None, **kwargs: Any) -> Case:
     if out_dtype is not None and out_dtypes is not None:
         raise CaseError("give out_dtype or out_dtypes, not both")
+    if max_ulps is not None and (rtol is not None or atol is not None):
+        raise CaseError("give max_ulps or rtol/atol, not both")
     dts = [out_dtype] if out_dtype is not None else (list(out_dtypes) if out_dtypes else None)
-    return Case(op, tuple(args), dict(kwargs), dts, schema, ref, rtol, atol, check, name)
+    return Case(op, tuple(args), dict(kwargs), dts, schema, ref, rtol, atol, check, name,
+                max_ulps=max_ulps)
 
 
 def check_of(check: str, k: int) -> str:
@@ -315,9 +322,16 @@ def encode(t: torch.Tensor) -> Dict[str, Any]:
 
 
 def tolerance(c: Case, outs: Sequence[torch.Tensor]) -> Tuple[float, float]:
+    """rtol and atol of a case. With max_ulps, float16/bfloat16 outputs get an
+    rtol/atol that every value within max_ulps steps passes (n steps from v
+    span at most n * rel * |v|, or n subnormal steps), for runners that read
+    only rtol/atol (tests/cpp/ops)."""
     rtol, atol = 0.0, 0.0
     for o in outs:
-        r, a = DEFAULT_TOLERANCE.get(o.dtype, (0.0, 0.0))
+        if c.max_ulps is not None and o.dtype in HALF_ULPS:
+            r, a = (c.max_ulps * u for u in HALF_ULPS[o.dtype])
+        else:
+            r, a = DEFAULT_TOLERANCE.get(o.dtype, (0.0, 0.0))
         rtol, atol = max(rtol, r), max(atol, a)
     return (c.rtol if c.rtol is not None else rtol, c.atol if c.atol is not None else atol)
 
