@@ -47,8 +47,9 @@ class NativeProgram {
   // memory_plan: host::MemoryPlanChoice's value; threads: the model's
   // numThreads (0: all), which decides the Auto plan.
   int load(uintptr_t ptr, size_t len, double max_planned_bytes, bool optimize, int memory_plan,
-           int threads) {
+           int threads, const std::string& source_name) {
     host::HostOptions options;
+    options.source_name = source_name;
     options.optimize = optimize;
     if (memory_plan < 0 || memory_plan > static_cast<int>(host::MemoryPlanChoice::Lifetimes)) {
       return finish(fail(Error::InvalidArgument,
@@ -133,6 +134,11 @@ class NativeProgram {
   std::string sampleInputs(const std::string& method) {
     return text_or_empty(model_.sample_inputs_json(method));
   }
+
+  // What the program printed during the runs since the last call. The run
+  // path asks printedSize() first: a string return allocates.
+  std::string takePrinted() { return model_.take_printed(); }
+  double printedSize() const { return static_cast<double>(model_.printed_size()); }
 
   std::string lastError() const { return message_; }
   int lastErrorCode() const { return static_cast<int>(code_); }
@@ -231,9 +237,19 @@ unsigned start_thread_pool(unsigned threads) {
 
 // The built-in kernels go first, so that a JS kernel of the same name
 // replaces the built-in one rather than blocking its registration.
-int register_js_kernel_after_builtins(const std::string& name) {
+int register_js_kernel_after_builtins(const std::string& name, double id, int outs) {
   ensure_kernels_registered();
-  return register_js_kernel(name);
+  return register_js_kernel(name, id, outs);
+}
+
+int unregister_js_kernel_after_builtins(const std::string& name) {
+  ensure_kernels_registered();
+  return unregister_js_kernel(name);
+}
+
+bool has_builtin_kernel_after_builtins(const std::string& name) {
+  ensure_kernels_registered();
+  return has_builtin_kernel(name);
 }
 
 }  // namespace
@@ -244,6 +260,8 @@ EMSCRIPTEN_BINDINGS(trident) {
   emscripten::function("version", &tri::wasm::version);
   emscripten::function("setSimdEnabled", &tri::set_simd_enabled);
   emscripten::function("registerJsKernel", &tri::wasm::register_js_kernel_after_builtins);
+  emscripten::function("unregisterJsKernel", &tri::wasm::unregister_js_kernel_after_builtins);
+  emscripten::function("hasBuiltinKernel", &tri::wasm::has_builtin_kernel_after_builtins);
   emscripten::function("simdEnabled", &tri::simd_enabled);
   emscripten::function("detectFormat", &tri::wasm::detect_format);
   emscripten::function("fileFormats", &tri::wasm::file_formats);
@@ -272,5 +290,7 @@ EMSCRIPTEN_BINDINGS(trident) {
       .function("sampleInputs", &NativeProgram::sampleInputs)
       .function("input", &NativeProgram::input)
       .function("lastError", &NativeProgram::lastError)
+      .function("takePrinted", &NativeProgram::takePrinted)
+      .function("printedSize", &NativeProgram::printedSize)
       .function("lastErrorCode", &NativeProgram::lastErrorCode);
 }

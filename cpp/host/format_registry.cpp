@@ -18,7 +18,7 @@ const FileFormat kFileFormats[] = {
     {"pt2", "PyTorch 2 archive (.pt2)", "a zip, \"PK\\x03\\x04\"", &pt2::sniff_pt2, &pt2::open_pt2},
     {"bef", "TFRT binary executable (.bef)", "0x0B 0xEF", &bef::sniff_bef, &bef::open_bef},
     // Text: tried last, after every binary signature.
-    {"mlir", "TFRT MLIR text (.mlir)", "text starting with //, func.func or module", &bef::sniff_mlir,
+    {"mlir", "TFRT MLIR text (.mlir)", "text starting with //, func.func, module or an alias (#name =)", &bef::sniff_mlir,
      &bef::open_mlir},
 };
 
@@ -79,6 +79,15 @@ Span<const DataFormat> data_formats() {
 Result<const FileFormat*> detect_format(ByteSpan bytes) {
   for (const FileFormat& f : file_formats()) {
     if (f.sniff(head_of(bytes))) return &f;
+  }
+  // A data file given as the model: say where it goes.
+  for (const DataFormat& d : data_formats()) {
+    if (d.sniff(head_of(bytes))) {
+      return fail(Error::InvalidArgument,
+                  "this is %s, not a model: load the program that uses it and pass this file "
+                  "among its data files (load(program, { dataFiles: [...] }), trident run --data)",
+                  d.description);
+    }
   }
   return fail(Error::InvalidProgram, "%s",
               unrecognized("model file", bytes, file_formats()).c_str());

@@ -26,6 +26,9 @@ struct OpenOptions {
   // Make each method's memory plan again by lifetimes where the format
   // brings its own and that is safe (pte_lifetime_plan.h).
   bool plan_by_lifetimes = false;
+  // What messages about places in a text file call it (its path); nullptr
+  // or "": "<input>.<ext>".
+  const char* source_name = nullptr;
 };
 
 struct FileFormat {

@@ -32,6 +32,11 @@ class FunctionProgram {
   virtual Result<size_t> output_count(const std::string& method) = 0;
   // The output in HostModel::output_json's form; valid until the next run.
   virtual Result<std::string> output_json(const std::string& method, size_t index) = 0;
+  // What the program's kernels printed (TFRT's tfrt.print.*) since the last
+  // call, which empties it.
+  virtual std::string take_printed() = 0;
+  // How many bytes take_printed() would return (asking allocates nothing).
+  virtual size_t printed_size() const = 0;
 };
 
 }  // namespace tri::host

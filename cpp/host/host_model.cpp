@@ -79,6 +79,7 @@ Error HostModel::load(OwnedBytes bytes, const HostOptions& options) {
   open_options.max_planned_bytes = options.max_planned_bytes;
   open_options.max_instructions_per_run = options.max_instructions_per_run;
   open_options.plan_by_lifetimes = options.memory_plan != MemoryPlanChoice::File;
+  open_options.source_name = options_.source_name.c_str();
   Result<std::unique_ptr<LoadedFile>> file =
       open_file(ByteSpan(bytes.data(), bytes.size()), open_options);
   if (!file.ok()) return file.error();
@@ -292,7 +293,7 @@ Result<size_t> HostModel::method_index(const std::string& name) const {
     if (names[m] == name) return m;
     known += (known.empty() ? "'" : ", '") + names[m] + "'";
   }
-  return fail(Error::NotFound, "no function '%s' in this %s file; it has %s", name.c_str(), format(),
+  return fail(Error::MethodMissing, "no function '%s' in this %s file; it has %s", name.c_str(), format(),
               known.empty() ? "none" : known.c_str());
 }
 

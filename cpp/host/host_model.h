@@ -42,6 +42,9 @@ struct HostOptions {
   // for runs on more than one thread until views were placed in place; it
   // stays the default's name.
   MemoryPlanChoice memory_plan = MemoryPlanChoice::Auto;
+  // What messages about places in a text file (TFRT MLIR) call it: its
+  // path; "" for "<input>.mlir".
+  std::string source_name;
 };
 
 class HostModel {
@@ -112,6 +115,10 @@ class HostModel {
   Result<std::string> bundled_test_json(size_t index) const;
   // The example inputs the file stores for `method` (JSON array), if any.
   Result<std::string> sample_inputs_json(const std::string& method) const;
+  // What the program printed since the last call (TFRT's tfrt.print.*
+  // kernels); "" for formats that cannot print.
+  std::string take_printed() { return functions_ == nullptr ? std::string() : functions_->take_printed(); }
+  size_t printed_size() const { return functions_ == nullptr ? 0 : functions_->printed_size(); }
 
  private:
   struct MethodState;

@@ -134,7 +134,8 @@ struct Node {
   NodeParams params = {};
   const OpDef* def = nullptr;
   // The shared-library kernel the node runs, for nodes that run one.
-  const KernelEntry* kernel = nullptr;
+  // A copy taken at init, as methods take theirs at load.
+  KernelEntry kernel;
   // Weights packed at init for the node's kernel (nullptr: none).
   void* packed = nullptr;
   size_t packed_bytes = 0;

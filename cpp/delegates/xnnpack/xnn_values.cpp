@@ -58,12 +58,14 @@ Error constant_bytes(const XnnPayload& payload, const GraphReadOptions& options,
             index);
   if (entry->named_key() != nullptr) {
     const flatbuffers::String* key = entry->named_key();
-    TRI_CHECK(options.named_data != nullptr, Error::NotFound,
+    TRI_CHECK(options.named_data != nullptr, Error::ExternalDataMissing,
               "constant %" PRIu32 " is named data ('%.64s') and no named data is available",
               index, key->c_str());
     Result<ByteSpan> data = options.named_data->get(Span<const char>(key->c_str(), key->size()));
     if (!data.ok()) {
-      return add_context(data.error(), "constant %" PRIu32 " ('%.64s')", index, key->c_str());
+      // A key no data file has: a file is missing, not broken.
+      const Error code = data.error() == Error::NotFound ? Error::ExternalDataMissing : data.error();
+      return add_context(code, "constant %" PRIu32 " ('%.64s')", index, key->c_str());
     }
     TRI_CHECK(data->size() >= entry->size(), Error::InvalidProgram,
               "constant %" PRIu32 " ('%.64s') declares %" PRIu64 " bytes, the named data has %zu",

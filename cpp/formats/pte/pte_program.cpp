@@ -84,7 +84,7 @@ Result<size_t> PteProgram::method_index(const char* name) const {
                ? used + static_cast<size_t>(n)
                : used;
   }
-  return fail(Error::NotFound, "no method '%s' (the program has %s)", name,
+  return fail(Error::MethodMissing, "no method '%s' (the program has %s)", name,
               num_methods() ? names : "no methods");
 }
 

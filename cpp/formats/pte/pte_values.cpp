@@ -86,14 +86,16 @@ Error bind_tensor_data(const ValueTableContext& ctx, const fb::Tensor* t, size_t
     const flatbuffers::String* key = extra->fully_qualified_name();
     TRI_CHECK(key != nullptr && key->size() > 0, Error::InvalidProgram,
               "external tensor has no fully_qualified_name");
-    TRI_CHECK(ctx.external != nullptr, Error::NotFound,
+    TRI_CHECK(ctx.external != nullptr, Error::ExternalDataMissing,
               "tensor '%s' lives in an external data file (.ptd), and none "
               "was provided",
               key->c_str());
     Result<ByteSpan> data =
         ctx.external->get(Span<const char>(key->data(), key->size()));
     if (!data.ok()) {
-      return add_context(data.error(), "external tensor '%s'", key->c_str());
+      // A key no data file has: a file is missing, not broken.
+      const Error code = data.error() == Error::NotFound ? Error::ExternalDataMissing : data.error();
+      return add_context(code, "external tensor '%s'", key->c_str());
     }
     TRI_CHECK(data->size() >= nbytes, Error::InvalidExternalData,
               "external tensor '%s' has %zu bytes, its shape needs %zu",

@@ -248,7 +248,7 @@ Error fuse_conv_batch_norm(const MethodPassContext& ctx, Span<Instruction>* inst
   TRI_CHECK(ops != nullptr, Error::MemoryAllocationFailed,
             "method '%s': no memory for the fused operator", ctx.method_name);
   for (size_t o = 0; o < n_ops; ++o) ops[o] = (*operators)[o];
-  ops[n_ops].kernel = &kFusedEntry;
+  ops[n_ops].kernel = kFusedEntry;
   ops[n_ops].name = kFusedName;
   size_t kept = 0;
   bool fused_any = false;

@@ -24,8 +24,8 @@ bool foldable_kernel(const Instruction& in, Span<const ResolvedOperator> ops) {
     return false;
   }
   const ResolvedOperator& op = ops[in.target];
-  if (op.kernel == nullptr || op.kernel->fn == nullptr || op.name == nullptr ||
-      op.kernel->num_args != static_cast<int32_t>(in.num_args)) {
+  if (op.kernel.fn == nullptr || op.name == nullptr ||
+      op.kernel.num_args != static_cast<int32_t>(in.num_args)) {
     return false;
   }
   for (const char* name : kFoldable) {
@@ -74,9 +74,9 @@ Result<bool> fold(const MethodPassContext& ctx, const Instruction& in,
   const size_t planned_bytes = t.capacity_bytes();
   t.set_data(memory, nbytes);
   KernelContext kernel_context;
-  kernel_context.user_data = ops[in.target].kernel->user_data;
+  kernel_context.user_data = ops[in.target].kernel.user_data;
   KernelArgs args(in.args, in.num_args);
-  if (ops[in.target].kernel->fn(kernel_context, args) != Error::Ok) {
+  if (ops[in.target].kernel.fn(kernel_context, args) != Error::Ok) {
     t.set_data(planned, planned_bytes);
     return false;
   }

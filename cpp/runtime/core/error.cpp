@@ -24,14 +24,17 @@ const char* error_name(Error code) {
     case Error::InvalidType: return "InvalidType";
     case Error::OperatorMissing: return "OperatorMissing";
     case Error::LimitExceeded: return "LimitExceeded";
+    case Error::MethodMissing: return "MethodMissing";
     case Error::NotFound: return "NotFound";
     case Error::MemoryAllocationFailed: return "MemoryAllocationFailed";
     case Error::AccessFailed: return "AccessFailed";
     case Error::InvalidProgram: return "InvalidProgram";
     case Error::InvalidExternalData: return "InvalidExternalData";
+    case Error::ExternalDataMissing: return "ExternalDataMissing";
     case Error::DelegateInvalidCompatibility: return "DelegateInvalidCompatibility";
     case Error::DelegateMemoryAllocationFailed: return "DelegateMemoryAllocationFailed";
     case Error::DelegateInvalidHandle: return "DelegateInvalidHandle";
+    case Error::BackendMissing: return "BackendMissing";
   }
   return "Unknown";
 }

@@ -33,6 +33,8 @@ enum class Error : uint32_t {
   InvalidType = 0x13,
   OperatorMissing = 0x14,
   LimitExceeded = 0x15,
+  // The program has no method (or function) of the name asked for.
+  MethodMissing = 0x16,
 
   // Resources and data.
   NotFound = 0x20,
@@ -40,11 +42,16 @@ enum class Error : uint32_t {
   AccessFailed = 0x22,
   InvalidProgram = 0x23,
   InvalidExternalData = 0x24,
+  // The program needs external data (a .ptd file, a named-data key) that
+  // was not provided.
+  ExternalDataMissing = 0x25,
 
   // Delegates.
   DelegateInvalidCompatibility = 0x30,
   DelegateMemoryAllocationFailed = 0x31,
   DelegateInvalidHandle = 0x32,
+  // The program delegates to a backend this build does not have.
+  BackendMissing = 0x33,
 };
 
 const char* error_name(Error code);

@@ -33,7 +33,9 @@ struct Instruction {
 };
 
 struct ResolvedOperator {
-  const KernelEntry* kernel = nullptr;
+  // A copy of the registry's entry, taken at load: registering or removing a
+  // kernel later never changes a method that is already built.
+  KernelEntry kernel;
   // "aten::add.out", for messages.
   const char* name = nullptr;
 };

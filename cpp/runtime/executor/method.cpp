@@ -88,14 +88,14 @@ Error Method::run_instruction(size_t pc, size_t* next_pc) {
       const ResolvedOperator& op = plan_.operators[instr.target];
       KernelContext context;
       context.temp = temp_;
-      context.user_data = op.kernel->user_data;
+      context.user_data = op.kernel.user_data;
       KernelArgs args(instr.args, instr.num_args);
       if (temp_ != nullptr) {
         temp_->reset();
       }
       TRI_TRY_CONTEXT(check_args_have_memory(instr), "instruction %zu (%s)", pc,
                       op.name);
-      TRI_TRY_CONTEXT(op.kernel->fn(context, args), "instruction %zu (%s)", pc,
+      TRI_TRY_CONTEXT(op.kernel.fn(context, args), "instruction %zu (%s)", pc,
                       op.name);
       return Error::Ok;
     }

@@ -68,7 +68,7 @@ Error check_operators(const MethodSource& source) {
 Result<const Backend*> available_backend(const MethodSource& source, size_t index,
                                          const DelegateRef& d) {
   const Backend* backend = find_backend(d.backend_id);
-  TRI_CHECK(backend != nullptr, Error::NotFound,
+  TRI_CHECK(backend != nullptr, Error::BackendMissing,
             "method '%s': delegate %zu needs backend '%s', which is not registered in this build",
             source.name(), index, d.backend_id);
   TRI_CHECK(backend->is_available(), Error::NotSupported,
@@ -115,6 +115,32 @@ Error resolve_args(Span<const int32_t> args, Span<EValue> values, MemoryAllocato
   return Error::Ok;
 }
 
+// Tensors a call returns: its last argument is the returned value, the out
+// tensor itself or a TensorList of the outs (ExecuTorch's KernelCall layout).
+size_t returned_tensors(const Instruction& call) {
+  if (call.num_args == 0) return 0;
+  const EValue& ret = *call.args[call.num_args - 1];
+  if (ret.tag == Tag::Tensor) return 1;
+  if (ret.tag == Tag::TensorList) return ret.payload.as_tensor_list.size;
+  return 0;
+}
+
+// A kernel that declares its outs (a JS kernel's `outputs`) must be called
+// with that many: one that miscounts them would take inputs for outs, or outs
+// for inputs, and leave real outs unwritten without any error.
+Error check_declared_outs(const ResolvedOperator& op, const Instruction& call) {
+  if (op.kernel.num_outs < 0) return Error::Ok;
+  const size_t declared = static_cast<size_t>(op.kernel.num_outs);
+  const size_t returned = returned_tensors(call);
+  TRI_CHECK(returned == declared, Error::InvalidProgram,
+            "%s is registered with %zu out tensor%s, but the program's call returns %zu",
+            op.name, declared, declared == 1 ? "" : "s", returned);
+  TRI_CHECK(call.num_args >= declared + (declared > 0 ? 1 : 0), Error::InvalidProgram,
+            "%s: the call passes %" PRIu32 " arguments, too few for %zu outs and the returned value",
+            op.name, call.num_args, declared);
+  return Error::Ok;
+}
+
 Error build_instruction(const InstructionRef& in, size_t num_instructions, Span<EValue> values,
                         Span<ResolvedOperator> ops, size_t num_delegates, MemoryAllocator& alloc,
                         Instruction* out) {
@@ -127,10 +153,10 @@ Error build_instruction(const InstructionRef& in, size_t num_instructions, Span<
       out->target = static_cast<uint32_t>(in.target);
       TRI_TRY(resolve_args(in.args, values, alloc, out));
       const ResolvedOperator& op = ops[out->target];
-      TRI_CHECK(op.kernel->num_args < 0 || static_cast<uint32_t>(op.kernel->num_args) == out->num_args,
+      TRI_CHECK(op.kernel.num_args < 0 || static_cast<uint32_t>(op.kernel.num_args) == out->num_args,
                 Error::InvalidProgram, "%s takes %" PRId32 " arguments, the call passes %" PRIu32,
-                op.name, op.kernel->num_args, out->num_args);
-      return Error::Ok;
+                op.name, op.kernel.num_args, out->num_args);
+      return check_declared_outs(op, *out);
     }
     case InstructionKind::DelegateCall:
       TRI_CHECK(in.target >= 0 && static_cast<uint64_t>(in.target) < num_delegates,
@@ -168,10 +194,10 @@ size_t kernel_scratch_bytes(Span<const Instruction> instructions, Span<const Res
   size_t most = 0;
   for (const Instruction& instr : instructions) {
     if (instr.kind != InstructionKind::KernelCall || instr.target >= ops.size()) continue;
-    const KernelEntry* kernel = ops[instr.target].kernel;
-    if (kernel == nullptr || kernel->scratch == nullptr) continue;
+    const KernelEntry& kernel = ops[instr.target].kernel;
+    if (kernel.scratch == nullptr) continue;
     KernelArgs args(instr.args, instr.num_args);
-    const size_t bytes = kernel->scratch(args);
+    const size_t bytes = kernel.scratch(args);
     if (bytes > most) most = bytes;
   }
   return most;
@@ -249,7 +275,8 @@ Result<MethodPlan> build(const MethodSource& source, MemoryManager& memory,
   for (size_t i = 0; i < ops.size(); ++i) {
     TRI_ASSIGN_OR_RETURN(const OperatorRef op, source.operator_at(i));
     TRI_ASSIGN_OR_RETURN(ops[i].name, join_name(alloc, op));
-    ops[i].kernel = find_kernel(op.name, op.overload);
+    // check_operators() found every one.
+    ops[i].kernel = *find_kernel(op.name, op.overload);
   }
 
   TRI_ASSIGN_OR_RETURN(Span<EValue> values,

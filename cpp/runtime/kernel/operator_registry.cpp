@@ -55,6 +55,15 @@ Error register_kernels(Span<const KernelEntry> entries) {
   return Error::Ok;
 }
 
+Error unregister_kernel(const char* full_name) {
+  KernelEntry* entry = full_name == nullptr ? nullptr : find_mutable(full_name);
+  TRI_CHECK(entry != nullptr, Error::NotFound, "no kernel '%s' is registered",
+            full_name == nullptr ? "(null)" : full_name);
+  // Order carries no meaning: the last entry takes the freed place.
+  *entry = g_kernels[--g_num_kernels];
+  return Error::Ok;
+}
+
 const KernelEntry* find_kernel(const char* op_name, const char* overload) {
   for (size_t i = 0; i < g_num_kernels; ++i) {
     if (name_matches(g_kernels[i].name, op_name, overload)) {

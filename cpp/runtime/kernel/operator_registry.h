@@ -39,6 +39,11 @@ struct KernelEntry {
   const void* user_data = nullptr;
   // Kernels that use KernelContext::temp say how much; nullptr: none.
   KernelScratchFn scratch = nullptr;
+  // Out tensors the kernel writes, when the kernel declares them (-1: it
+  // does not; its num_args or the kernel itself checks the call). A call
+  // then passes them right before its one returned value, which is the out
+  // tensor or, for several, a TensorList of them; the load checks that.
+  int32_t num_outs = -1;
 };
 
 constexpr size_t kMaxRegisteredKernels = 2048;
@@ -47,6 +52,10 @@ constexpr size_t kMaxRegisteredKernels = 2048;
 // `replace` is set and fails otherwise. The name must stay valid.
 Error register_kernel(const KernelEntry& entry, bool replace = false);
 Error register_kernels(Span<const KernelEntry> entries);
+
+// Removes the kernel `full_name`; NotFound when none is registered. Methods
+// built earlier keep running it: they hold a copy of its entry.
+Error unregister_kernel(const char* full_name);
 
 // Looks up "<op_name>.<overload>" (or "<op_name>" when overload is empty).
 const KernelEntry* find_kernel(const char* op_name, const char* overload);

@@ -240,6 +240,76 @@ TEST_F(MethodBuilderTest, ChecksArgumentCountsAgainstTheKernel) {
       << message;
 }
 
+// out = self, and out = 42 everywhere: two kernels under one name, to tell
+// which one a built method runs.
+Error copy_out(KernelContext&, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(Tensor* self, args.tensor(0));
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(1));
+  std::memcpy(out->mutable_data(), self->data(), self->nbytes());
+  return Error::Ok;
+}
+
+Error fill_42_out(KernelContext&, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(1));
+  float* data = static_cast<float*>(out->mutable_data());
+  for (size_t i = 0; i < out->numel(); ++i) data[i] = 42;
+  return Error::Ok;
+}
+
+TEST_F(MethodBuilderTest, ABuiltMethodKeepsTheKernelItWasBuiltWith) {
+  static const KernelEntry kCopy = {"trident_test::rebound.out", &copy_out, 3, nullptr};
+  static const KernelEntry kFill = {"trident_test::rebound.out", &fill_42_out, 3, nullptr};
+  ASSERT_EQ(register_kernel(kCopy, /*replace=*/true), Error::Ok);
+  source_.ops = {{"trident_test::rebound", "out"}};
+  std::vector<int32_t> args = {0, 2, 2};
+  source_.instructions = {add_call(args)};
+  Result<Method> method = build();
+  ASSERT_TRUE(method.ok()) << last_error_message();
+  const SizesType two[] = {2};
+  Result<Tensor*> x = method->prepare_input_tensor(0, Span<const SizesType>(two, 1));
+  ASSERT_TRUE(x.ok() && method->prepare_input_tensor(1, Span<const SizesType>(two, 1)).ok());
+  static_cast<float*>((*x)->mutable_data())[0] = 7;
+  static_cast<float*>((*x)->mutable_data())[1] = 8;
+  auto run = [&] {
+    EXPECT_EQ(method->execute(), Error::Ok) << last_error_message();
+    return TensorFactory::values(method->output(0).to_tensor());
+  };
+  // Replacing the registered kernel, then removing it, leaves the built
+  // method as it was.
+  ASSERT_EQ(register_kernel(kFill, /*replace=*/true), Error::Ok);
+  EXPECT_EQ(run(), (std::vector<double>{7, 8}));
+  ASSERT_EQ(unregister_kernel("trident_test::rebound.out"), Error::Ok);
+  EXPECT_EQ(run(), (std::vector<double>{7, 8}));
+  // A method built now finds nothing under that name.
+  EXPECT_NE(error_of(build()).find("trident_test::rebound.out"), std::string::npos);
+  EXPECT_EQ(unregister_kernel("trident_test::rebound.out"), Error::NotFound);
+}
+
+TEST_F(MethodBuilderTest, ChecksDeclaredOutsAgainstWhatTheCallReturns) {
+  KernelEntry entry = {"trident_test::outs.out", &copy_out, -1, nullptr};
+  source_.ops = {{"trident_test::outs", "out"}};
+  // self, out, and the returned out: one out tensor.
+  std::vector<int32_t> args = {0, 2, 2};
+  source_.instructions = {add_call(args)};
+  entry.num_outs = 1;
+  ASSERT_EQ(register_kernel(entry, /*replace=*/true), Error::Ok);
+  EXPECT_TRUE(build().ok()) << last_error_message();
+  entry.num_outs = 3;
+  ASSERT_EQ(register_kernel(entry, /*replace=*/true), Error::Ok);
+  std::string message = error_of(build());
+  EXPECT_NE(message.find("trident_test::outs.out is registered with 3 out tensors, but the "
+                         "program's call returns 1"),
+            std::string::npos)
+      << message;
+  entry.num_outs = 0;
+  ASSERT_EQ(register_kernel(entry, /*replace=*/true), Error::Ok);
+  message = error_of(build());
+  EXPECT_NE(message.find("registered with 0 out tensors, but the program's call returns 1"),
+            std::string::npos)
+      << message;
+  ASSERT_EQ(unregister_kernel("trident_test::outs.out"), Error::Ok);
+}
+
 struct BadIndexCase {
   const char* what;
   InstructionKind kind;
@@ -295,7 +365,7 @@ TEST_F(MethodBuilderTest, RejectsInputsAndOutputsOutOfRange) {
 TEST_F(MethodBuilderTest, NamesAMissingBackend) {
   source_.delegate_blobs = {"x"};
   source_.backend_id = "NoSuchBackend";
-  EXPECT_EQ(check_method_dependencies(source_), Error::NotFound);
+  EXPECT_EQ(check_method_dependencies(source_), Error::BackendMissing);
   EXPECT_NE(std::string(last_error_message())
                 .find("delegate 0 needs backend 'NoSuchBackend', which is not registered"),
             std::string::npos)

@@ -33,7 +33,7 @@ class MethodTest : public ::testing::Test {
     entry_.name = "test::increment.out";
     entry_.fn = increment;
     entry_.num_args = 3;
-    ops_.push_back({&entry_, "test::increment.out"});
+    ops_.push_back({entry_, "test::increment.out"});
   }
 
   Method make(std::vector<EValue>& values, std::vector<Instruction>& instrs,

@@ -75,6 +75,12 @@ TEST(FormatRegistry, TfrtMlirTextIsToldFromOtherText) {
   EXPECT_EQ(detected(bytes_of({}, "// Copyright 2020 The")), "mlir");
   EXPECT_EQ(detected(bytes_of({}, "\n  func.func @f() {")), "mlir");
   EXPECT_EQ(detected(bytes_of({}, "module attributes")), "mlir");
+  EXPECT_EQ(detected(bytes_of({}, "#map0 = affine_map<(d0) -> (d0)>")), "mlir");
+  EXPECT_EQ(detected(bytes_of({}, "!t = type tensor<2xf32>")), "mlir");
+  // A markdown heading or a shebang line is not an alias.
+  EXPECT_NE(detected(bytes_of({}, "# Trident\n\nA runtime")).find("unrecognized"), std::string::npos);
+  EXPECT_NE(detected(bytes_of({}, "#!/usr/bin/env node")).find("unrecognized"), std::string::npos);
+  EXPECT_NE(detected(bytes_of({}, "#heading without equals")).find("unrecognized"), std::string::npos);
   // Other text, and text with control bytes, is not MLIR.
   EXPECT_NE(detected(bytes_of({}, "hello, world")).find("unrecognized model file"), std::string::npos);
   EXPECT_NE(detected(bytes_of({}, "// \x01 binary")).find("unrecognized model file"), std::string::npos);
@@ -98,6 +104,18 @@ TEST(FormatRegistry, TfrtFilesOpenAsFunctionsNotMethods) {
       open_file(span(std::vector<uint8_t>(unknown.begin(), unknown.end())), OpenOptions());
   ASSERT_FALSE(bad.ok());
   EXPECT_STREQ(last_error_message(), "<input>.mlir:2:3: unknown kernel name 'no.such'");
+  // A file read from a path is named by it.
+  OpenOptions named;
+  named.source_name = "models/broken.mlir";
+  ASSERT_FALSE(open_file(span(std::vector<uint8_t>(unknown.begin(), unknown.end())), named).ok());
+  EXPECT_STREQ(last_error_message(), "models/broken.mlir:2:3: unknown kernel name 'no.such'");
+}
+
+TEST(FormatRegistry, ADataFileGivenAsTheModelSaysWhereItGoes) {
+  const std::string message = detected(bytes_of({0x1c, 0, 0, 0}, "FT01\0\0\0\0"));
+  EXPECT_EQ(last_error_code(), Error::InvalidArgument);
+  EXPECT_NE(message.find("this is ExecuTorch tensor data (.ptd), not a model"), std::string::npos) << message;
+  EXPECT_NE(message.find("dataFiles"), std::string::npos) << message;
 }
 
 TEST(FormatRegistry, AnUnknownDataFileNamesTheDataFormats) {

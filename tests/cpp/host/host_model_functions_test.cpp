@@ -55,6 +55,27 @@ TEST(HostModelFunctions, DescribesRunsAndReturnsScalars) {
   EXPECT_FALSE(model.method_index("nope").ok());
 }
 
+// What tfrt.print.* prints is kept per run for the host to take (the JS
+// API's onPrint, the CLI), and taking it empties it.
+TEST(HostModelFunctions, PrintedTextIsTakenOncePerRun) {
+  HostModel model;
+  const std::string text = R"(func.func @shout(%x: i32, %ch: !tfrt.chain) -> !tfrt.chain {
+  %ch1 = tfrt.print.i32 %x, %ch
+  tfrt.return %ch1 : !tfrt.chain
+}
+)";
+  ASSERT_EQ(model.load(OwnedBytes::copy_of(reinterpret_cast<const uint8_t*>(text.data()), text.size())),
+            Error::Ok)
+      << last_error_message();
+  EXPECT_EQ(model.take_printed(), "");
+  ASSERT_EQ(model.set_input_scalar("shout", 0, EValue::from_int(7)), Error::Ok);
+  ASSERT_EQ(model.execute("shout"), Error::Ok) << last_error_message();
+  EXPECT_EQ(model.printed_size(), 10u);
+  EXPECT_EQ(model.take_printed(), "int32 = 7\n");
+  EXPECT_EQ(model.printed_size(), 0u);
+  EXPECT_EQ(model.take_printed(), "");
+}
+
 TEST(HostModelFunctions, ErrorResultsNameTheMessageAndTheLocation) {
   HostModel model;
   const std::string text(kSource);
@@ -67,7 +88,7 @@ TEST(HostModelFunctions, ErrorResultsNameTheMessageAndTheLocation) {
   EXPECT_EQ(model.set_input_scalar("fail", 0, EValue::from_int(int64_t{1} << 40)), Error::InvalidArgument);
   EXPECT_EQ(model.set_input_scalar("fail", 0, EValue::from_bool(true)), Error::InvalidType);
   EXPECT_EQ(model.set_input_scalar("fail", 3, EValue::from_int(1)), Error::InvalidArgument);
-  EXPECT_EQ(model.execute("nope"), Error::NotFound);
+  EXPECT_EQ(model.execute("nope"), Error::MethodMissing);
   EXPECT_NE(std::string(last_error_message()).find("it has 'scale', 'fail'"), std::string::npos);
   Result<uint8_t*> tensor = model.prepare_input("fail", 0, {2});
   EXPECT_EQ(tensor.error(), Error::NotSupported);

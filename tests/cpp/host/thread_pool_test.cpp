@@ -138,14 +138,25 @@ TEST(ParallelFor, SpreadsOverThreadsAndNestedCallsStayOnTheirThread) {
   std::set<std::thread::id> outer_ids;
   std::atomic<int> nested_elsewhere{0};
   std::atomic<int64_t> sum{0};
-  // Enough chunks, each slow enough, that both threads take some.
+  std::atomic<size_t> seen{0};
+  std::atomic<bool> timed_out{false};
+  // Each chunk waits until both threads have taken one (each thread owns a
+  // share of the range, so the worker gets there however late the
+  // scheduler wakes it); a sleep-based version depended on timing under
+  // ctest -j2 and ASan. The 10 s guard turns a pool that never spreads into
+  // a failure, not a hang.
   parallel_for(64, 1, [&](size_t begin, size_t end) {
     const std::thread::id me = std::this_thread::get_id();
     {
       std::lock_guard<std::mutex> lock(mutex);
       outer_ids.insert(me);
+      seen = outer_ids.size();
     }
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (seen.load() < 2 && !timed_out.load()) {
+      if (std::chrono::steady_clock::now() > deadline) timed_out = true;
+      std::this_thread::yield();
+    }
     parallel_for(100, 1, [&](size_t b, size_t e) {
       if (std::this_thread::get_id() != me) nested_elsewhere.fetch_add(1);
       for (size_t i = b; i < e; ++i) sum.fetch_add(static_cast<int64_t>(i));
@@ -153,6 +164,7 @@ TEST(ParallelFor, SpreadsOverThreadsAndNestedCallsStayOnTheirThread) {
     (void)begin;
     (void)end;
   });
+  EXPECT_FALSE(timed_out.load()) << "the second thread never took a chunk";
   EXPECT_EQ(outer_ids.size(), 2u);
   EXPECT_EQ(nested_elsewhere.load(), 0);
 }

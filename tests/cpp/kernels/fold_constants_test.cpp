@@ -19,6 +19,7 @@ namespace {
 using testing::HandBuiltMethod;
 using testing::TensorFactory;
 using testing::kernel_call;
+using testing::resolved;
 using testing::pass_context;
 using testing::run_first_output;
 
@@ -41,9 +42,9 @@ class PermuteMm {
     m_.values[kDims] = *tf_.int_list({1, 0});
     m_.values[kP] = EValue::from_tensor(&permuted_);
     m_.values[kY] = EValue::from_tensor(tf_.zeros(ScalarType::Float, {2, 4}));
-    ops_ = {{find_kernel("aten::permute_copy.out"), "aten::permute_copy.out"},
-            {find_kernel("aten::mm.out"), "aten::mm.out"}};
-    for (const ResolvedOperator& op : ops_) EXPECT_NE(op.kernel, nullptr) << op.name;
+    ops_ = {resolved("aten::permute_copy.out"),
+            resolved("aten::mm.out")};
+    for (const ResolvedOperator& op : ops_) EXPECT_NE(op.kernel.fn, nullptr) << op.name;
     permute_args_ = {&m_.values[kW], &m_.values[kDims], &m_.values[kP], &m_.values[kP]};
     mm_args_ = {&m_.values[kX], &m_.values[kP], &m_.values[kY], &m_.values[kY]};
     instructions_ = {kernel_call(0, permute_args_), kernel_call(1, mm_args_)};

@@ -21,6 +21,7 @@ namespace {
 using testing::HandBuiltMethod;
 using testing::TensorFactory;
 using testing::kernel_call;
+using testing::resolved;
 using testing::pass_context;
 using testing::run_first_output;
 
@@ -89,12 +90,11 @@ class ConvBnChain {
     m_.values[kMax] = EValue::from_int(6);
     m_.values[kActOut] = EValue::from_tensor(tf_.zeros(ScalarType::Float, out_sizes_, g.order));
 
-    ops_ = {{find_kernel("aten::convolution.out"), "aten::convolution.out"},
-            {find_kernel("aten::_native_batch_norm_legit_no_training.out"),
-             "aten::_native_batch_norm_legit_no_training.out"},
-            {find_kernel("aten::hardtanh.out"), "aten::hardtanh.out"},
-            {find_kernel("aten::relu.out"), "aten::relu.out"}};
-    for (const ResolvedOperator& op : ops_) EXPECT_NE(op.kernel, nullptr) << op.name;
+    ops_ = {resolved("aten::convolution.out"),
+            resolved("aten::_native_batch_norm_legit_no_training.out"),
+            resolved("aten::hardtanh.out"),
+            resolved("aten::relu.out")};
+    for (const ResolvedOperator& op : ops_) EXPECT_NE(op.kernel.fn, nullptr) << op.name;
     conv_args_ = slots({kX, kW, kBias, kStride, kPad, kDil, kTransposed, kOutPad, kGroups, kConvOut,
                         kConvOut});
     bn_args_ = slots({kConvOut, kGamma, kBeta, kMean, kVar, kMomentum, kEps, kBnOut, kSaveMean,

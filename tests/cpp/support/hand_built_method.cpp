@@ -7,6 +7,13 @@
 
 namespace tri::testing {
 
+ResolvedOperator resolved(const char* full_name) {
+  ResolvedOperator op;
+  if (const KernelEntry* entry = find_kernel(full_name)) op.kernel = *entry;
+  op.name = full_name;
+  return op;
+}
+
 Instruction kernel_call(uint32_t op, std::vector<EValue*>& args) {
   Instruction in;
   in.kind = InstructionKind::KernelCall;

@@ -21,6 +21,10 @@ struct HandBuiltMethod {
   Span<ResolvedOperator> operators;
 };
 
+// The registered kernel `full_name`, resolved as a method's load resolves it
+// (an empty entry when none is registered, for the test to report).
+ResolvedOperator resolved(const char* full_name);
+
 // A KernelCall of operator `op` over `args` (which must outlive it).
 Instruction kernel_call(uint32_t op, std::vector<EValue*>& args);
 

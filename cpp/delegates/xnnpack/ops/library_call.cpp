@@ -5,9 +5,10 @@
 namespace tri::xnnpack {
 
 Error bind_library_kernel(Node& node, const char* name) {
-  node.kernel = find_kernel(name);
-  TRI_CHECK(node.kernel != nullptr, Error::OperatorMissing,
+  const KernelEntry* kernel = find_kernel(name);
+  TRI_CHECK(kernel != nullptr, Error::OperatorMissing,
             "%s runs %s, which is not registered in this build", node_type_name(node.type), name);
+  node.kernel = *kernel;
   return Error::Ok;
 }
 
@@ -16,8 +17,8 @@ Error call_library_kernel(const Node& node, RunContext& ctx, EValue* args, size_
   for (size_t i = 0; i < n && i < 8; ++i) slots[i] = &args[i];
   KernelArgs kernel_args(slots, n);
   KernelContext context = *ctx.kernel_context;
-  context.user_data = node.kernel->user_data;
-  TRI_TRY_CONTEXT(node.kernel->fn(context, kernel_args), "%s", node.kernel->name);
+  context.user_data = node.kernel.user_data;
+  TRI_TRY_CONTEXT(node.kernel.fn(context, kernel_args), "%s", node.kernel.name);
   return Error::Ok;
 }
 

@@ -35,7 +35,7 @@ const char* kind_of(const std::string& t) {
   return "Other";
 }
 
-void print_nowhere(void* context, const char* text, size_t size) {
+void collect_printed(void* context, const char* text, size_t size) {
   static_cast<std::string*>(context)->append(text, size);
 }
 
@@ -54,13 +54,19 @@ BefFunctions::BefFunctions(std::unique_ptr<BefInstance> instance, uint64_t kerne
     methods_[entry.name] = std::move(m);
     order_.push_back(entry.name);
   }
-  instance_->host().set_print_hook(&print_nowhere, &printed_);
+  instance_->host().set_print_hook(&collect_printed, &printed_);
   instance_->host().set_diagnostic_hook(&BefFunctions::collect, this);
 }
 
 BefFunctions::~BefFunctions() {
   for (auto& [name, m] : methods_) release_results(m);
   instance_->host().quiesce();
+}
+
+std::string BefFunctions::take_printed() {
+  std::string text;
+  text.swap(printed_);
+  return text;
 }
 
 void BefFunctions::collect(void* context, const async::Diagnostic& diagnostic) {
@@ -95,7 +101,7 @@ Result<BefFunctions::Method*> BefFunctions::method(const std::string& name) {
   if (it == methods_.end()) {
     std::string names;
     for (const std::string& n : order_) names += (names.empty() ? "'" : ", '") + n + "'";
-    return fail(Error::NotFound, "no function '%s' in this BEF file; it has %s", name.c_str(),
+    return fail(Error::MethodMissing, "no function '%s' in this BEF file; it has %s", name.c_str(),
                 names.empty() ? "none" : names.c_str());
   }
   return &it->second;

@@ -28,6 +28,8 @@ class BefFunctions final : public host::FunctionProgram {
   Error execute(const std::string& method) override;
   Result<size_t> output_count(const std::string& method) override;
   Result<std::string> output_json(const std::string& method, size_t index) override;
+  std::string take_printed() override;
+  size_t printed_size() const override { return printed_.size(); }
 
  private:
   struct Method {
@@ -51,7 +53,7 @@ class BefFunctions final : public host::FunctionProgram {
   std::map<std::string, Method> methods_;
   std::vector<std::string> order_;  // FunctionIndex order
   std::vector<Diagnostic> diagnostics_;
-  std::string printed_;  // what kernels print (tfrt.print.*); kept, not shown
+  std::string printed_;  // what kernels printed (tfrt.print.*) since take_printed()
 };
 
 }  // namespace tri::bef

@@ -38,6 +38,24 @@ Result<std::unique_ptr<host::LoadedFile>> open_as(const char* format, const uint
 
 bool sniff_bef(ByteSpan head) { return head.size() >= 2 && head[0] == 0x0B && head[1] == 0xEF; }
 
+namespace {
+
+// "#map = ..." or "!tensor = ...": an attribute or type alias, MLIR's other
+// way to start a file. A markdown "# Title" or a "#!" line is neither. The
+// head may end inside a long name: that still counts (the parser decides).
+bool starts_with_alias(std::string_view text) {
+  if (text.size() < 2 || (text[0] != '#' && text[0] != '!')) return false;
+  const auto ident_start = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  const auto ident = [&](char c) { return ident_start(c) || (c >= '0' && c <= '9') || c == '$' || c == '.' || c == '-'; };
+  if (!ident_start(text[1])) return false;
+  size_t i = 2;
+  while (i < text.size() && ident(text[i])) ++i;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  return i == text.size() || text[i] == '=';
+}
+
+}  // namespace
+
 bool sniff_mlir(ByteSpan head) {
   size_t i = 0;
   for (; i < head.size(); ++i) {
@@ -49,10 +67,10 @@ bool sniff_mlir(ByteSpan head) {
     if ((c < 0x20 && c != '\n' && c != '\r' && c != '\t') || c >= 0x7F) return false;
   }
   const std::string_view text(reinterpret_cast<const char*>(head.data()) + i, head.size() - i);
-  for (std::string_view start : {"//", "func.func", "module", "#", "!"}) {
-    if (text.substr(0, start.size()) == start && text.size() >= start.size()) return true;
+  for (std::string_view start : {"//", "func.func", "module"}) {
+    if (text.substr(0, start.size()) == start) return true;
   }
-  return false;
+  return starts_with_alias(text);
 }
 
 Result<std::unique_ptr<host::LoadedFile>> open_bef(ByteSpan bytes, const host::OpenOptions& options) {
@@ -61,7 +79,8 @@ Result<std::unique_ptr<host::LoadedFile>> open_bef(ByteSpan bytes, const host::O
 
 Result<std::unique_ptr<host::LoadedFile>> open_mlir(ByteSpan bytes, const host::OpenOptions& options) {
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-  Result<std::vector<uint8_t>> bef = mlir_to_bef(text, "<input>.mlir");
+  const bool named = options.source_name != nullptr && options.source_name[0] != '\0';
+  Result<std::vector<uint8_t>> bef = mlir_to_bef(text, named ? options.source_name : "<input>.mlir");
   if (!bef.ok()) return bef.error();
   return open_as("mlir", bef->data(), bef->size(), options);
 }

@@ -150,7 +150,7 @@ Result<size_t> Pt2Program::method_index(const char* name) const {
     if (methods_[i].name == name) return i;
     names += (i ? ", " : "") + methods_[i].name;
   }
-  return fail(Error::NotFound, "no method '%s' (the archive has: %s)", name, names.c_str());
+  return fail(Error::MethodMissing, "no method '%s' (the archive has: %s)", name, names.c_str());
 }
 
 Result<HostTensor> Pt2Program::state(size_t method, const std::string& name) const {
