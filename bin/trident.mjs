@@ -6,11 +6,12 @@
 //
 // Output contract: on success the result goes to stdout (with --json, exactly
 // one JSON document); on failure, one line "trident: <message>" on stderr
-// and exit code 1. mlir-to-bef and bef-run mirror TFRT's tools instead:
+// and exit code 1 (2 for a command line that cannot run, followed by the
+// usage). mlir-to-bef and bef-run mirror TFRT's tools instead:
 // their stdout, stderr and exit code are what tfrt_translate and
 // bef_executor would give (a failure to start still follows the contract).
 
-import { USAGE, parseArgs } from './cli/args.mjs';
+import { USAGE, UsageError, parseArgs } from './cli/args.mjs';
 
 async function main(argv) {
   const args = parseArgs(argv);
@@ -42,5 +43,6 @@ try {
   }
 } catch (err) {
   process.stderr.write(`trident: ${oneLine(err)}\n`);
-  process.exitCode = 1;
+  if (err instanceof UsageError) process.stderr.write(`${USAGE}\n`);
+  process.exitCode = err instanceof UsageError ? 2 : 1;
 }

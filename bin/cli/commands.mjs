@@ -2,12 +2,13 @@
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { load, mlirToBef, runBefExecutor, stringifyJson, valueToJson, verifyMlirToBef } from '../../dist/js/index.js';
-import { formatInspect, formatProfile, formatRun } from './format.mjs';
+import { Tensor, jsonNumber, load, mlirToBef, runBefExecutor, stringifyJson, valueToJson, verifyMlirToBef } from '../../dist/js/index.js';
+import { compareBundled } from './bundled.mjs';
+import { formatBundled, formatInspect, formatProfile, formatRun, formatTop } from './format.mjs';
 import { parseInputSpec } from './input-spec.mjs';
 
 export async function inspect(file, options) {
-  const model = await load(file);
+  const model = await load(file, { dataFiles: options.data });
   try {
     if (!options.json) return formatInspect(file, model);
     return stringifyJson({ format: model.format, methods: model.methods });
@@ -17,37 +18,97 @@ export async function inspect(file, options) {
 }
 
 export async function run(file, options) {
-  const model = await load(file, { dataFiles: options.data, optimize: !options['no-optimize'] });
+  const threads = positiveInteger(options.threads, '--threads');
+  const top = positiveInteger(options.top, '--top');
+  let printed = '';
+  const model = await load(file, {
+    dataFiles: options.data,
+    optimize: !options['no-optimize'],
+    ...(threads !== undefined && { numThreads: threads }),
+    onPrint: (text) => {
+      printed += text;
+    },
+  });
   try {
-    const method = options.method ?? defaultMethod(model);
+    if (options.bundled) return await runBundled(model, options);
+    const method = options.method ?? model.defaultMethod;
+    if (method === undefined) {
+      throw new Error(`${file} has ${model.methods.length} methods (${model.methods.map((m) => m.name).join(', ')}) and none is 'forward'; choose one with --method`);
+    }
     const info = model.method(method);
     const inputs = [];
     for (const [i, spec] of options.input.entries()) {
-      inputs.push(await parseInputSpec(spec, info.inputs[i], `--input ${i + 1}`));
+      inputs.push(await parseInputSpec(spec, info.inputs[i], `input ${i}`));
     }
     if (options.input.length === 0 && info.inputs.length > 0) {
       inputs.push(...(model.sampleInputs(method) ?? []));
     }
     const kinds = info.outputs.map((o) => o.kind);
+    let outputs;
+    let ms;
+    let profile;
     if (options.profile) {
       // V8 compiles hot wasm functions again only between calls: warm up
       // first, or the profile times the baseline compiler.
       for (let i = 0; i < PROFILE_WARMUP_RUNS; i++) await model.run(method, inputs);
-      const profile = await model.profile(method, inputs);
-      const byOperator = operatorTotals(profile.instructions);
-      if (!options.json) return `${formatRun(method, profile.outputs, kinds, profile.totalMs)}\n${formatProfile(byOperator, profile.totalMs)}`;
-      const json = profile.outputs.map((value, i) => valueToJson(value, kinds[i]));
-      return stringifyJson({ outputs: json, ms: round3(profile.totalMs), profile: { instructions: profile.instructions, byOperator } });
+      printed = '';
+      const profiled = await model.profile(method, inputs);
+      outputs = profiled.outputs;
+      ms = profiled.totalMs;
+      profile = { instructions: profiled.instructions, byOperator: operatorTotals(profiled.instructions) };
+    } else {
+      const start = performance.now();
+      outputs = await model.run(method, inputs);
+      ms = performance.now() - start;
     }
-    const start = performance.now();
-    const outputs = await model.run(method, inputs);
-    const ms = performance.now() - start;
-    if (!options.json) return formatRun(method, outputs, kinds, ms);
-    const json = outputs.map((value, i) => valueToJson(value, kinds[i]));
-    return stringifyJson({ outputs: json, ms: round3(ms) });
+    if (options.json) {
+      const json = outputs.map((value, i) => valueToJson(value, kinds[i]));
+      const topJson = top === undefined ? undefined : outputs.map((value) => topValues(value, top));
+      return stringifyJson({ outputs: json, ms: round3(ms), top: topJson, printed: printed === '' ? undefined : printed, profile });
+    }
+    const sections = [];
+    if (printed !== '') sections.push(printed.replace(/\n$/, ''));
+    sections.push(formatRun(method, outputs, kinds, ms));
+    if (top !== undefined) sections.push(formatTop(outputs.map((value) => topValues(value, top))));
+    if (profile !== undefined) sections.push(formatProfile(profile.byOperator, ms));
+    return sections.join('\n');
   } finally {
     model.dispose();
   }
+}
+
+/** --bundled: every embedded case of a .bpte, run and compared with its expected outputs. */
+async function runBundled(model, options) {
+  const tests = model.bundledTests();
+  if (tests.length === 0) throw new Error(`--bundled: the file holds no bundled test cases (it is ${model.format === 'bpte' ? 'an empty bundle' : `a .${model.format}, not a .bpte`})`);
+  const results = [];
+  for (const [index, test] of tests.entries()) {
+    if (options.method !== undefined && test.method !== options.method) continue;
+    const outputs = await model.run(test.method, test.inputs);
+    results.push({ index, method: test.method, ...compareBundled(outputs, test.expected) });
+  }
+  if (results.length === 0) throw new Error(`--bundled: no case runs method '${options.method}'`);
+  const failed = results.filter((r) => !r.ok).length;
+  const stdout = options.json
+    ? `${stringifyJson({ cases: results.map(({ index, method, ok, maxAbsError, mismatch }) => ({ index, method, ok, maxAbsError, mismatch })), failed })}\n`
+    : `${formatBundled(results)}\n`;
+  return { stdout, stderr: '', exitCode: failed === 0 ? 0 : 1 };
+}
+
+/** The `k` largest values of a tensor output and their flat indices; null for other outputs. */
+function topValues(value, k) {
+  if (!(value instanceof Tensor) || value.dtype === 'bool') return null;
+  // Raw values: int64 stays exact (bigints compare like numbers). NaN sorts last.
+  const values = value.toArray();
+  const rank = (v) => (typeof v === 'number' && Number.isNaN(v) ? -Infinity : v);
+  const order = values.map((_, i) => i).sort((a, b) => (rank(values[a]) > rank(values[b]) ? -1 : rank(values[a]) < rank(values[b]) ? 1 : a - b));
+  return order.slice(0, k).map((index) => ({ index, value: typeof values[index] === 'number' ? jsonNumber(values[index]) : values[index] }));
+}
+
+function positiveInteger(text, option) {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new Error(`${option} takes a positive integer, got '${text}'`);
+  return Number(text);
 }
 
 const PROFILE_WARMUP_RUNS = 3;
@@ -64,13 +125,6 @@ function operatorTotals(instructions) {
     totals.set(p.name, t);
   }
   return [...totals.values()].sort((a, b) => b.ms - a.ms);
-}
-
-// 'forward' (ExecuTorch's convention), else the one method a file has (a
-// .pt2 names its model 'model').
-function defaultMethod(model) {
-  const names = model.methods.map((m) => m.name);
-  return names.length === 1 && !names.includes('forward') ? names[0] : 'forward';
 }
 
 export async function mlirToBefCommand(file, options) {

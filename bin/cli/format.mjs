@@ -45,6 +45,29 @@ export function formatRun(method, outputs, kinds, ms) {
   return lines.join('\n');
 }
 
+/** --top: for each tensor output, its largest values with their flat indices. */
+export function formatTop(tops) {
+  const lines = [];
+  tops.forEach((top, i) => {
+    if (top === null) return;
+    lines.push(`top ${top.length} of output ${i}:`);
+    for (const { index, value } of top) lines.push(`  [${index}] ${value}`);
+  });
+  return lines.join('\n');
+}
+
+/** --bundled: one line per case, then the count. */
+export function formatBundled(results) {
+  const lines = results.map((r) =>
+    r.ok
+      ? `case ${r.index} (${r.method}): ok, max abs error ${r.maxAbsError.toExponential(2)}`
+      : `case ${r.index} (${r.method}): FAILED: ${r.mismatch}`,
+  );
+  const failed = results.filter((r) => !r.ok).length;
+  lines.push(`${results.length - failed} passed, ${failed} failed`);
+  return lines.join('\n');
+}
+
 /** The per-operator totals of a profiled run, as a table. */
 export function formatProfile(byOperator, totalMs) {
   const inKernels = byOperator.reduce((sum, t) => sum + t.ms, 0);

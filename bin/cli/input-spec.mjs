@@ -6,6 +6,7 @@
 // a TFRT chain); a path to a .npy file (or to a file holding a JSON tensor).
 
 import { readFile } from 'node:fs/promises';
+import { isSafeNumber, parse } from 'lossless-json';
 import { formatValueInfo, valueFromJson } from '../../dist/js/index.js';
 import { isNpy, parseNpy } from './npy.mjs';
 
@@ -18,7 +19,7 @@ const SPECIAL = { nan: NaN, inf: Infinity, '+inf': Infinity, '-inf': -Infinity, 
  * @param {import('../../dist/js/index.js').ValueInfo | undefined} info the
  *   signature of this input (undefined if the method has fewer inputs; run()
  *   then reports the count mismatch)
- * @param {string} where e.g. "--input 1"
+ * @param {string} where e.g. "input 0", numbered from 0 as run() numbers inputs
  */
 export async function parseInputSpec(spec, info, where) {
   const text = spec.trim();
@@ -30,10 +31,21 @@ export async function parseInputSpec(spec, info, where) {
   return fromFile(spec, where);
 }
 
+// JSON.parse rounds integers beyond 2^53 (9007199254740993 becomes
+// ...992), which int64 inputs must not suffer: such integers are read as
+// bigints, every other number as a JS number.
+function exactNumber(text) {
+  return /^-?\d+$/.test(text) && !isSafeNumber(text) ? BigInt(text) : Number(text);
+}
+
+export function parseJsonExact(text) {
+  return parse(text, undefined, exactNumber);
+}
+
 function fromJsonText(text, where) {
   let json;
   try {
-    json = JSON.parse(text);
+    json = parseJsonExact(text);
   } catch (err) {
     throw new Error(`${where}: invalid JSON: ${err.message}`);
   }

@@ -4,7 +4,7 @@
 
 import { integerRange } from './dtype.js';
 import { ErrorCode, TridentError } from './errors.js';
-import { Tensor, describeValue } from './tensor.js';
+import { Tensor, describeValue, withArticle } from './tensor.js';
 import { formatValueInfo, type MethodInfo, type ValueInfo } from './values.js';
 
 export function checkInputs(method: MethodInfo, inputs: unknown): asserts inputs is unknown[] {
@@ -76,7 +76,7 @@ function checkTensor(spec: ValueInfo, tensor: Tensor, where: string): void {
 }
 
 function article(spec: ValueInfo): string {
-  if (spec.kind === 'Tensor') return `a ${formatValueInfo(spec)} tensor`;
+  if (spec.kind === 'Tensor') return `${withArticle(formatValueInfo(spec))} tensor`;
   if (spec.kind === 'Int') return 'an Int (integer number or bigint)';
   if (spec.kind === 'Double') return 'a Double (number)';
   if (spec.kind === 'Bool') return 'a Bool (boolean)';

@@ -2,17 +2,25 @@
 // the runtime does not have (e.g. `etnp::lstm.out`) can run once a kernel for
 // it is registered here. The kernel sees its tensors as typed-array views of
 // the wasm memory and writes its out tensors in place, like a C++ kernel.
+//
+// Semantics, as for the runtime's own kernels: operators are bound when a
+// program is loaded. Registering or unregistering a kernel changes the
+// programs loaded afterwards, never one already loaded (each registration has
+// its own id, and a loaded method keeps calling the id it was built with).
+// Nothing is replaced silently: a built-in kernel, or a JS kernel registered
+// earlier, is replaced only with `override: true`.
 
 import { arrayClassOf } from './dtype.js';
 import { ErrorCode, TridentError } from './errors.js';
-import { Tensor } from './tensor.js';
+import { Tensor, type AnyTensor } from './tensor.js';
+import { loadWasm } from './native/load-wasm.js';
 import type { TridentModule } from './native/types.js';
 import { isScalarRecord, scalarValue, ValueReader, type RawValue } from './native/value-descriptor.js';
 import { intValue } from './values.js';
 
 /** One KernelCall argument as a JS kernel sees it. */
 export type KernelValue =
-  | Tensor
+  | AnyTensor
   | number
   | bigint
   | boolean
@@ -20,7 +28,14 @@ export type KernelValue =
   | null
   | readonly (number | bigint)[]
   | readonly boolean[]
-  | readonly (Tensor | null)[];
+  | readonly (AnyTensor | null)[];
+
+/**
+ * What a kernel may return: anything but a promise (the return value is
+ * ignored). Kernels run synchronously inside the run; an `async` function
+ * would write its outputs after the run has already returned them.
+ */
+export type KernelResult = undefined | null | number | bigint | boolean | string | symbol | (object & { then?: never });
 
 /**
  * A kernel: `inputs` are the schema's inputs in order (kwarg-only ones too),
@@ -28,76 +43,182 @@ export type KernelValue =
  * results into `outputs[i].data`. The views are valid only during the call.
  * Throwing fails the run with the message.
  */
-export type KernelFunction = (inputs: KernelValue[], outputs: Tensor[], call: { name: string }) => void;
+export type KernelFunction = (inputs: KernelValue[], outputs: AnyTensor[], call: { readonly name: string }) => KernelResult | void;
 
 export interface RegisterKernelOptions {
-  /** How many out tensors the op has (default 1): `lstm.out` has 3. */
+  /**
+   * How many out tensors the op has (default 1): `lstm.out` has 3. Checked
+   * against each call of the op when a program is loaded.
+   */
   outputs?: number;
+  /**
+   * Replace a kernel of the same name: one the runtime has built in, or a
+   * JS kernel registered earlier (default false: registering over either
+   * fails).
+   */
+  override?: boolean;
 }
 
-interface Registered {
-  fn: KernelFunction;
-  outputs: number;
+interface Registration {
+  readonly id: number;
+  readonly name: string;
+  readonly fn: KernelFunction;
+  readonly outputs: number;
+  readonly override: boolean;
+  /** Settles the promise registerKernel returned, once a runtime has checked it. */
+  settle?: (error?: TridentError) => void;
 }
 
-const kernels = new Map<string, Registered>();
+/** Every registration ever made, by id: loaded methods may still call old ones. */
+const registrations = new Map<number, Registration>();
+/** The registration each name has now, for programs loaded from now on. */
+const current = new Map<string, Registration>();
 const attached = new Set<TridentModule>();
+let nextId = 1;
+
+const NAME = /^[A-Za-z_]\w*::[A-Za-z_]\w*(\.[A-Za-z_]\w*)?$/;
+const MAX_OUTPUTS = 64;
 
 /**
  * Registers `fn` as the out-variant kernel `name` ("namespace::op.overload",
  * ExecuTorch's KernelCall layout: inputs, then outs, then the returned
- * value). It replaces a built-in kernel of the same name. Register before
- * `load()`ing the programs that use it: operators are resolved at load.
+ * value) for the programs loaded from now on. Programs already loaded keep
+ * the kernels they were loaded with.
+ *
+ * Bad arguments throw a TridentError at once (InvalidArgument), as does a
+ * name that already has a JS kernel, unless `override` is set. The returned
+ * promise resolves once the runtime (loaded now if it is not yet) has
+ * accepted the kernel; it rejects with InvalidState, and the kernel is not
+ * registered, when the runtime has a built-in kernel of that name and
+ * `override` is not set.
  */
-export function registerKernel(name: string, fn: KernelFunction, options: RegisterKernelOptions = {}): void {
-  if (typeof name !== 'string' || !/^[A-Za-z_]\w*::[A-Za-z_]\w*(\.[A-Za-z_]\w*)?$/.test(name)) {
+export function registerKernel(name: string, fn: KernelFunction, options: RegisterKernelOptions = {}): Promise<void> {
+  const where = `registerKernel(${JSON.stringify(name)})`;
+  if (typeof name !== 'string' || !NAME.test(name)) {
     throw new TridentError(`registerKernel: name must look like 'namespace::op.overload', got ${JSON.stringify(name)}`, ErrorCode.InvalidArgument);
   }
   if (typeof fn !== 'function') {
-    throw new TridentError(`registerKernel('${name}'): the kernel must be a function`, ErrorCode.InvalidArgument);
+    throw new TridentError(`${where}: the kernel must be a function`, ErrorCode.InvalidArgument);
   }
-  const outputs = options.outputs ?? 1;
-  if (!Number.isInteger(outputs) || outputs < 0) {
-    throw new TridentError(`registerKernel('${name}'): outputs must be a non-negative integer, got ${outputs}`, ErrorCode.InvalidArgument);
+  const tag = Object.prototype.toString.call(fn);
+  if (tag === '[object AsyncFunction]' || tag === '[object AsyncGeneratorFunction]' || tag === '[object GeneratorFunction]') {
+    throw new TridentError(
+      `${where}: the kernel is an ${tag.slice(8, -1).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}; kernels run synchronously inside the run and must write their outputs before returning`,
+      ErrorCode.InvalidArgument,
+    );
   }
-  kernels.set(name, { fn, outputs });
-  for (const module of attached) registerIn(module, name);
+  const { outputs = 1, override = false } = options;
+  if (!Number.isInteger(outputs) || outputs < 0 || outputs > MAX_OUTPUTS) {
+    throw new TridentError(`${where}: outputs must be an integer from 0 to ${MAX_OUTPUTS}, got ${String(outputs)}`, ErrorCode.InvalidArgument);
+  }
+  if (typeof override !== 'boolean') {
+    throw new TridentError(`${where}: override must be true or false, got ${String(override)}`, ErrorCode.InvalidArgument);
+  }
+  if (current.has(name) && !override) {
+    throw new TridentError(
+      `${where}: a JS kernel is already registered under this name; pass { override: true } to replace it, or call unregisterKernel() first`,
+      ErrorCode.InvalidState,
+    );
+  }
+  const registration: Registration = { id: nextId++, name, fn, outputs, override };
+  registrations.set(registration.id, registration);
+  current.set(name, registration);
+  const checked = new Promise<void>((resolve, reject) => {
+    registration.settle = (error) => (error === undefined ? resolve() : reject(error));
+  });
+  for (const module of attached) {
+    if (current.get(name) !== registration) break; // refused by an earlier module
+    install(module, registration);
+  }
+  if (attached.size === 0) {
+    // Nothing to check against yet: load the runtime, which installs every
+    // current registration (and settles this one) as it attaches.
+    loadWasm().then(
+      () => registration.settle?.(),
+      (err: unknown) => registration.settle?.(err instanceof TridentError ? err : new TridentError(String(err), ErrorCode.Internal)),
+    );
+  }
+  return checked;
 }
 
-/** Called once per instantiated module: installs the call-back and every kernel so far. */
+/**
+ * Removes the JS kernel `name` for the programs loaded from now on (they get
+ * the built-in kernel it replaced, if any); programs already loaded keep it.
+ * Returns whether one was registered.
+ */
+export function unregisterKernel(name: string): boolean {
+  const registration = current.get(name);
+  if (registration === undefined) return false;
+  current.delete(name);
+  for (const module of attached) module.unregisterJsKernel(name);
+  return true;
+}
+
+/** The names of the JS kernels registered now. */
+export function registeredKernels(): string[] {
+  return [...current.keys()];
+}
+
+/** Called once per instantiated module: installs the call-back and every kernel registered so far. */
 export function attachJsKernels(module: TridentModule): void {
   attached.add(module);
   const reader = ValueReader.of(module);
-  (module as { tridentRunJsKernel?: unknown }).tridentRunJsKernel = (name: string, address: number, count: number): string | undefined =>
-    runJsKernel(module, reader, name, address, count);
-  for (const name of kernels.keys()) registerIn(module, name);
+  (module as { tridentRunJsKernel?: unknown }).tridentRunJsKernel = (id: number, address: number, count: number): string | undefined =>
+    runJsKernel(module, reader, id, address, count);
+  for (const registration of [...current.values()]) install(module, registration);
 }
 
-function registerIn(module: TridentModule, name: string): void {
-  const status = module.registerJsKernel(name);
-  if (status !== 0) {
-    throw new TridentError(`registerKernel('${name}'): the runtime refused it (status ${status})`, ErrorCode.Internal);
+/** Registers `registration` in one module, or drops it if the module refuses it. */
+function install(module: TridentModule, registration: Registration): void {
+  const { name, id, outputs, override } = registration;
+  const where = `registerKernel(${JSON.stringify(name)})`;
+  let error: TridentError | undefined;
+  if (!override && module.hasBuiltinKernel(name)) {
+    error = new TridentError(
+      `${where}: the runtime has a built-in kernel of this name; pass { override: true } to replace it for the programs loaded from now on`,
+      ErrorCode.InvalidState,
+    );
+  } else {
+    const status = module.registerJsKernel(name, id, outputs);
+    if (status !== 0) error = new TridentError(`${where}: the runtime refused it (status ${status})`, ErrorCode.Internal);
   }
+  if (error !== undefined && current.get(name) === registration) {
+    current.delete(name);
+    for (const other of attached) if (other !== module) other.unregisterJsKernel(name);
+  }
+  registration.settle?.(error);
+  delete registration.settle;
 }
 
-/** Runs kernel `name` on the `count` argument records at `address`: undefined, or what went wrong. */
-function runJsKernel(module: TridentModule, reader: ValueReader, name: string, address: number, count: number): string | undefined {
-  const kernel = kernels.get(name);
-  if (kernel === undefined) return `no JS kernel is registered as ${name}`;
+/** Runs registration `id` on the `count` argument records at `address`: undefined, or what went wrong. */
+function runJsKernel(module: TridentModule, reader: ValueReader, id: number, address: number, count: number): string | undefined {
+  const kernel = registrations.get(id);
+  if (kernel === undefined) return `JS kernel registration ${id} is unknown`;
   try {
     const args = reader.read(address, count, 'argument').map((a) => toValue(module, a));
-    // KernelCall layout: inputs, outs, then one return slot when there are outs.
+    // KernelCall layout: inputs, outs, then one return slot when there are
+    // outs (the load checked that the call has exactly `outputs` outs).
     const returns = kernel.outputs > 0 ? 1 : 0;
     const first = args.length - kernel.outputs - returns;
     if (first < 0) return `${args.length} arguments cannot hold ${kernel.outputs} outs`;
     const outputs = args.slice(first, first + kernel.outputs);
     const bad = outputs.findIndex((o) => !(o instanceof Tensor));
     if (bad >= 0) return `argument ${first + bad} should be an out tensor`;
-    kernel.fn(args.slice(0, first), outputs as Tensor[], { name });
+    const result: unknown = kernel.fn(args.slice(0, first), outputs as AnyTensor[], { name: kernel.name });
+    if (isThenable(result)) {
+      // Its outputs would land after the run returned them: refuse loudly,
+      // and keep its eventual rejection from going unhandled.
+      void Promise.resolve(result).catch(() => {});
+      return 'the kernel returned a promise; kernels run synchronously and must write their outputs before returning (async kernels are not supported)';
+    }
     return undefined;
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
   }
+}
+
+function isThenable(value: unknown): boolean {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 function toValue(module: TridentModule, a: RawValue): KernelValue {
@@ -107,7 +228,7 @@ function toValue(module: TridentModule, a: RawValue): KernelValue {
       const cls = arrayClassOf(a.dtype);
       // A view, not a copy: outs are written straight into the runtime's memory.
       const view = new cls(module.HEAPU8.buffer, a.ptr, a.nbytes / cls.BYTES_PER_ELEMENT);
-      return new Tensor(a.dtype, view as never, a.shape);
+      return new Tensor(a.dtype, view as never, a.shape) as AnyTensor;
     }
     case 'IntList':
       return a.value.map(intValue);
@@ -116,7 +237,7 @@ function toValue(module: TridentModule, a: RawValue): KernelValue {
       return a.value;
     case 'TensorList':
     case 'OptionalTensorList':
-      return a.items.map((item) => (item.kind === 'None' ? null : (toValue(module, item) as Tensor)));
+      return a.items.map((item) => (item.kind === 'None' ? null : (toValue(module, item) as AnyTensor)));
     default:
       throw new Error(`argument of kind ${a.kind} is not supported by JS kernels`);
   }

@@ -1,13 +1,15 @@
 // Process-wide settings of the wasm loader, read when the module is first
 // loaded (changing them later affects only modules loaded afterwards).
 
+import type { UrlLike } from './read-source.js';
+
 export interface WasmEnv {
   /**
    * Folder (URL, or a path in Node) holding trident.mjs/.wasm and
    * trident-threads.mjs/.wasm. Default: dist/wasm/ of this package, found
    * relative to the compiled API (dist/js/native/ -> ../../wasm/).
    */
-  wasmPaths?: string | URL;
+  wasmPaths?: string | UrlLike | undefined;
   /**
    * 'auto' uses the threads build when the page is cross-origin isolated
    * (SharedArrayBuffer available) and the file exists; false never does;

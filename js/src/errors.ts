@@ -16,24 +16,27 @@ export const ErrorCode = {
   InvalidType: 0x13,
   OperatorMissing: 0x14,
   LimitExceeded: 0x15,
+  MethodMissing: 0x16,
   NotFound: 0x20,
   MemoryAllocationFailed: 0x21,
   AccessFailed: 0x22,
   InvalidProgram: 0x23,
   InvalidExternalData: 0x24,
+  ExternalDataMissing: 0x25,
   DelegateInvalidCompatibility: 0x30,
   DelegateMemoryAllocationFailed: 0x31,
   DelegateInvalidHandle: 0x32,
+  BackendMissing: 0x33,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;
 
-/** The name of a status code (`"InvalidArgument"`), or `"Unknown(0x..)"`. */
-export function errorCodeName(code: number): string {
+/** The name of a status code (`"InvalidArgument"`); `"Unknown"` for a number that is none. */
+export function errorCodeName(code: number): ErrorCodeName | 'Unknown' {
   for (const [name, value] of Object.entries(ErrorCode)) {
-    if (value === code) return name;
+    if (value === code) return name as ErrorCodeName;
   }
-  return `Unknown(0x${code.toString(16)})`;
+  return 'Unknown';
 }
 
 export class TridentError extends Error {
@@ -47,7 +50,7 @@ export class TridentError extends Error {
   }
 
   /** The symbolic name of {@link code}, e.g. `"OperatorMissing"`. */
-  get codeName(): string {
+  get codeName(): ErrorCodeName | 'Unknown' {
     return errorCodeName(this.code);
   }
 }

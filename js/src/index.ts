@@ -1,12 +1,13 @@
 // Public API of trident-runtime. The same module runs in Node and browsers.
 
 export { load, runtimeInfo, type LoadOptions, type RuntimeInfo } from './load.js';
+export type { AbortSignalLike } from './abort.js';
 export { Model, type BundledTest, type InstructionProfile, type RunProfile } from './model.js';
-export { Tensor, type ElementOf, type NestedValues } from './tensor.js';
+export { Tensor, type AnyTensor, type ElementOf, type NestedValues, type TensorInit, type TensorJson } from './tensor.js';
 export { TridentError, ErrorCode, errorCodeName, type ErrorCodeName } from './errors.js';
 export { DTYPES, isDType, type DType, type TensorData, type TensorDataMap, type ElementValue } from './dtype.js';
 export { detectFormat, fileFormats, type FormatInfo, type ModelFormat } from './detect-format.js';
-export type { ModelSource, ReadOptions } from './read-source.js';
+export type { BlobLike, ModelSource, ReadOptions, ResponseLike, UrlLike } from './read-source.js';
 export {
   formatValueInfo,
   type DelegateInfo,
@@ -21,7 +22,15 @@ export {
 } from './values.js';
 export { valueFromJson, valueToJson, stringifyJson, jsonNumber, type JsonTensor, type JsonScalar, type JsonNumber } from './json-value.js';
 export { env, type WasmEnv } from './env.js';
-export { registerKernel, type KernelFunction, type KernelValue, type RegisterKernelOptions } from './custom-kernels.js';
+export {
+  registerKernel,
+  registeredKernels,
+  unregisterKernel,
+  type KernelFunction,
+  type KernelResult,
+  type KernelValue,
+  type RegisterKernelOptions,
+} from './custom-kernels.js';
 export {
   mlirToBef,
   runBefExecutor,

@@ -9,8 +9,8 @@
 
 import { assertDType, isFloatDType } from './dtype.js';
 import { ErrorCode, TridentError } from './errors.js';
-import { Tensor, describeValue, type NestedValues } from './tensor.js';
-import { intValue, type InputValue, type OutputValue, type ValueKind } from './values.js';
+import { Tensor, describeValue, jsonNumber, type AnyTensor, type NestedValues } from './tensor.js';
+import { intValue, type OutputValue, type ValueKind } from './values.js';
 
 export type JsonNumber = number | bigint | 'NaN' | 'Infinity' | '-Infinity';
 
@@ -27,8 +27,12 @@ export interface JsonScalar {
 
 const SPECIAL_NUMBERS: Record<string, number> = { NaN: NaN, nan: NaN, Infinity: Infinity, inf: Infinity, '-Infinity': -Infinity, '-inf': -Infinity };
 
-/** Parses a tensor or scalar in JSON form (already JSON.parse'd). */
-export function valueFromJson(json: unknown, where: string): InputValue | string {
+/**
+ * Parses a tensor or scalar in JSON form, already parsed. Integers beyond
+ * 2^53 stay exact when the parser gave them as bigints (or decimal strings):
+ * JSON.parse rounds them, a lossless parser need not.
+ */
+export function valueFromJson(json: unknown, where: string): OutputValue {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new TridentError(`${where}: expected a JSON tensor {"dtype","shape","values"} or scalar {"type","value"}, got ${describeValue(json)}`, ErrorCode.InvalidArgument);
   }
@@ -38,7 +42,7 @@ export function valueFromJson(json: unknown, where: string): InputValue | string
   throw new TridentError(`${where}: JSON object has neither "dtype"/"values" (tensor) nor "type" (scalar)`, ErrorCode.InvalidArgument);
 }
 
-function tensorFromJson(obj: Record<string, unknown>, where: string): Tensor {
+function tensorFromJson(obj: Record<string, unknown>, where: string): AnyTensor {
   const dtype = assertDType(obj['dtype'], where);
   if (!Array.isArray(obj['values'])) {
     throw new TridentError(`${where}: "values" must be an array, got ${describeValue(obj['values'])}`, ErrorCode.InvalidArgument);
@@ -51,16 +55,17 @@ function tensorFromJson(obj: Record<string, unknown>, where: string): Tensor {
     throw new TridentError(`${where}: value ${JSON.stringify(v)} is not a number`, ErrorCode.InvalidArgument);
   };
   const shape = obj['shape'] as number[] | undefined;
-  return Tensor.from(dtype, decode(obj['values']) as NestedValues, shape);
+  return Tensor.from(dtype, decode(obj['values']) as NestedValues, shape) as AnyTensor;
 }
 
-function scalarFromJson(obj: Record<string, unknown>, where: string): InputValue | string {
+function scalarFromJson(obj: Record<string, unknown>, where: string): Exclude<OutputValue, AnyTensor> {
   const value = obj['value'];
   switch (obj['type']) {
     case 'Int': {
-      const ok = (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^-?\d+$/.test(value));
+      const ok =
+        typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^-?\d+$/.test(value));
       if (!ok) throw new TridentError(`${where}: Int value must be an integer, got ${describeValue(value)}`, ErrorCode.InvalidArgument);
-      return intValue(BigInt(value as number | string));
+      return intValue(BigInt(value as bigint | number | string));
     }
     case 'Double':
       if (typeof value === 'number') return value;
@@ -95,10 +100,7 @@ export function valueToJson(value: OutputValue, kind?: ValueKind): JsonTensor | 
   return { type, value: jsonNumber(value) };
 }
 
-export function jsonNumber(v: number): JsonNumber {
-  if (Number.isFinite(v)) return v;
-  return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
-}
+export { jsonNumber };
 
 /**
  * JSON.stringify that prints bigints as exact JSON numbers (JSON.stringify

@@ -1,40 +1,44 @@
 // load(): bytes from any source, then the runtime, which detects the format
 // from the bytes and opens the file with that format's front end.
 
+import { throwIfAborted } from './abort.js';
 import { env } from './env.js';
 import { ErrorCode, TridentError } from './errors.js';
-import { Model } from './model.js';
-import { loadWasm } from './native/load-wasm.js';
+import { Model, buildOf } from './model.js';
+import { loadWasm, type LoadedWasm } from './native/load-wasm.js';
 import { readSources, type ModelSource, type ReadOptions } from './read-source.js';
+import { threadsWithin } from './threads.js';
 
 export interface LoadOptions extends ReadOptions {
   /** External tensor data files (.ptd) the program refers to by key. */
-  dataFiles?: readonly ModelSource[];
+  dataFiles?: readonly ModelSource[] | undefined;
   /**
    * Upper bound on the planned memory of any one method, in bytes; a program
    * asking for more fails to load with LimitExceeded. Default: the
    * runtime's (1 GiB).
    */
-  maxPlannedBytes?: number;
+  maxPlannedBytes?: number | undefined;
   /**
    * Which build serves this model: overrides `env.threads` ('auto' uses
    * the threads build where shared memory exists: Node, and cross-origin
    * isolated pages).
    */
-  threads?: 'auto' | boolean;
+  threads?: 'auto' | boolean | undefined;
   /**
    * Threads this model's runs spread their kernels over, the calling thread
-   * included; at most the pool's size (`env.numThreads`). Default: all of
-   * the pool. 1 keeps every kernel on the calling thread.
+   * included; at most the pool's size (`env.numThreads`: a larger number
+   * uses the whole pool, with one console notice). Default (or 0): all of
+   * the pool. 1 keeps every kernel on the calling thread. `model.numThreads`
+   * changes it later.
    */
-  numThreads?: number;
+  numThreads?: number | undefined;
   /**
    * Run the load-time graph passes (default true): today, fusing
    * convolution → batch norm → relu/hardtanh chains into one kernel. false
    * runs the program's instructions as written, e.g. to profile or compare
    * them one by one.
    */
-  optimize?: boolean;
+  optimize?: boolean | undefined;
   /**
    * Where a .pte method's memory plan comes from. 'auto' (default) and
    * 'lifetimes' make it again at load from the tensors' lifetimes, wherever
@@ -45,13 +49,29 @@ export interface LoadOptions extends ReadOptions {
    * used. 'file' keeps the file's plan. The method info's `memoryPlan` says
    * which plan each method got.
    */
-  memoryPlan?: 'auto' | 'file' | 'lifetimes';
+  memoryPlan?: 'auto' | 'file' | 'lifetimes' | undefined;
+  /**
+   * Receives what the program prints (TFRT's `tfrt.print.*` kernels in a
+   * .bef or .mlir file), once per run that printed, as one string of lines.
+   * Default: each run's text goes to `console.log`.
+   */
+  onPrint?: ((text: string) => void) | undefined;
 }
 
 const MEMORY_PLANS = { auto: 0, file: 1, lifetimes: 2 } as const;
 
+/**
+ * Loads a model: reads `source` (see {@link ModelSource}), detects its
+ * format from its bytes and opens it with the runtime, which checks the
+ * whole file and resolves every operator before anything runs. Rejects with
+ * a TridentError saying what is wrong and where (or the signal's reason on
+ * abort).
+ */
 export async function load(source: ModelSource, options: LoadOptions = {}): Promise<Model> {
-  const { dataFiles = [], maxPlannedBytes = 0, signal, threads = env.threads, numThreads = 0, optimize = true, memoryPlan = 'auto' } = options;
+  if (typeof options !== 'object' || options === null) {
+    throw new TridentError(`load: options must be an object, got ${options === null ? 'null' : typeof options}`, ErrorCode.InvalidArgument);
+  }
+  const { dataFiles = [], maxPlannedBytes = 0, signal, threads = env.threads, numThreads = 0, optimize = true, memoryPlan = 'auto', onPrint } = options;
   if (!Object.hasOwn(MEMORY_PLANS, memoryPlan)) {
     throw new TridentError(`load: memoryPlan must be 'auto', 'file' or 'lifetimes', got ${String(memoryPlan)}`, ErrorCode.InvalidArgument);
   }
@@ -67,20 +87,29 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
   if (!Array.isArray(dataFiles)) {
     throw new TridentError('load: dataFiles must be an array of sources', ErrorCode.InvalidArgument);
   }
-  signal?.throwIfAborted();
+  if (onPrint !== undefined && typeof onPrint !== 'function') {
+    throw new TridentError(`load: onPrint must be a function, got ${typeof onPrint}`, ErrorCode.InvalidArgument);
+  }
+  throwIfAborted(signal);
   // Fetch the wasm while the file downloads.
   const module = loadWasm(threads);
   module.catch(() => {});
-  const [bytes, ...data] = await readSources([source, ...dataFiles], options);
+  const [program, ...data] = await readSources([source, ...dataFiles], options);
   const wasm = await module;
-  signal?.throwIfAborted();
-  const modelThreads = numThreads === 0 || numThreads > wasm.poolThreads ? wasm.poolThreads : numThreads;
-  return Model.open(wasm.module, bytes!, data, {
-    maxPlannedBytes,
-    numThreads: modelThreads,
-    optimize,
-    memoryPlan: MEMORY_PLANS[memoryPlan],
-  });
+  throwIfAborted(signal);
+  return Model.open(
+    wasm,
+    program!.bytes,
+    data.map((d) => d.bytes),
+    {
+      maxPlannedBytes,
+      numThreads: threadsWithin(numThreads, wasm.poolThreads, 'load: numThreads'),
+      optimize,
+      memoryPlan: MEMORY_PLANS[memoryPlan],
+      sourceName: program!.name,
+      onPrint,
+    },
+  );
 }
 
 export interface RuntimeInfo {
@@ -103,9 +132,18 @@ export interface RuntimeInfo {
   heapAllocations: number;
 }
 
-/** Which runtime build serves this page or process (loads the wasm if needed). */
-export async function runtimeInfo(): Promise<RuntimeInfo> {
-  const { module, threads, poolThreads } = await loadWasm();
+/**
+ * Which runtime build serves this page or process (loads the wasm if
+ * needed), or, given a model, the build that model runs on (`load()`'s
+ * `threads` option may pick another than the default).
+ */
+export async function runtimeInfo(model?: Model): Promise<RuntimeInfo> {
+  let build: LoadedWasm | undefined;
+  if (model !== undefined) {
+    build = model instanceof Model ? buildOf(model) : undefined;
+    if (build === undefined) throw new TridentError('runtimeInfo: the argument is not a Model that load() returned', ErrorCode.InvalidArgument);
+  }
+  const { module, threads, poolThreads } = build ?? (await loadWasm());
   // Counted before anything else here asks the module for a string (which
   // allocates), so that reading the count does not move it.
   const heapAllocations = module.heapAllocations();

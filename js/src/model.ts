@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 // Model: a loaded program, its methods' signatures, and run().
 
 import { checkInputs } from './check-inputs.js';
@@ -7,8 +8,10 @@ import { ErrorCode, TridentError } from './errors.js';
 import { valueFromJson } from './json-value.js';
 import { NativeHandle, type NativeOutput } from './native/native-program.js';
 import { isScalarRecord, scalarValue } from './native/value-descriptor.js';
-import type { RawMethod, RawValueSpec, TridentModule } from './native/types.js';
-import { Tensor } from './tensor.js';
+import type { RawMethod, RawValueSpec } from './native/types.js';
+import type { LoadedWasm } from './native/load-wasm.js';
+import { threadsWithin } from './threads.js';
+import { Tensor, type AnyTensor } from './tensor.js';
 import { intValue, type Dynamism, type InputValue, type MethodInfo, type OutputValue, type ValueInfo, type ValueKind } from './values.js';
 
 /** A test case embedded in a bundled program (.bpte). */
@@ -39,32 +42,47 @@ export interface RunProfile {
   readonly instructions: InstructionProfile[];
 }
 
+/** Options of Model.open (load()'s, resolved). */
+interface OpenOptions {
+  maxPlannedBytes: number;
+  numThreads: number;
+  optimize: boolean;
+  memoryPlan: number;
+  sourceName: string;
+  onPrint: ((text: string) => void) | undefined;
+}
+
+/** The build each model runs on, for runtimeInfo(model). */
+const builds = new WeakMap<Model, LoadedWasm>();
+
+/** @internal The build `model` runs on. */
+export function buildOf(model: Model): LoadedWasm | undefined {
+  return builds.get(model);
+}
+
 export class Model {
   readonly format: ModelFormat;
   readonly methods: readonly MethodInfo[];
   readonly #handle: NativeHandle;
-  /** Threads this model's runs use, the calling thread included (`load`'s numThreads). */
-  numThreads = 1;
+  readonly #poolThreads: number;
+  readonly #onPrint: ((text: string) => void) | undefined;
+  #numThreads = 1;
 
-  private constructor(handle: NativeHandle) {
+  private constructor(handle: NativeHandle, poolThreads: number, onPrint: ((text: string) => void) | undefined) {
     this.#handle = handle;
+    this.#poolThreads = poolThreads;
+    this.#onPrint = onPrint;
     this.format = handle.format() as ModelFormat;
     this.methods = Object.freeze(handle.describe().map(toMethodInfo));
   }
 
   /** @internal Use `load()`. */
-  static open(
-    module: TridentModule,
-    bytes: Uint8Array,
-    dataFiles: readonly Uint8Array[],
-    options: { maxPlannedBytes: number; numThreads: number; optimize: boolean; memoryPlan: number },
-  ): Model {
-    const { numThreads } = options;
-    const handle = NativeHandle.open(module, bytes, dataFiles, options);
+  static open(wasm: LoadedWasm, bytes: Uint8Array, dataFiles: readonly Uint8Array[], options: OpenOptions): Model {
+    const handle = NativeHandle.open(wasm.module, bytes, dataFiles, options);
     try {
-      handle.setThreads(numThreads);
-      const model = new Model(handle);
-      model.numThreads = numThreads;
+      const model = new Model(handle, wasm.poolThreads, options.onPrint);
+      builds.set(model, wasm);
+      model.numThreads = options.numThreads;
       return model;
     } catch (err) {
       handle.dispose();
@@ -72,11 +90,38 @@ export class Model {
     }
   }
 
+  /**
+   * Threads this model's runs spread their kernels over, the calling thread
+   * included. Setting it takes effect from the next run; a number above the
+   * thread pool's size (`runtimeInfo().numThreads`) uses the whole pool,
+   * with one console notice. 0 means the whole pool.
+   */
+  get numThreads(): number {
+    return this.#numThreads;
+  }
+
+  set numThreads(threads: number) {
+    this.#numThreads = threadsWithin(threads, this.#poolThreads, 'numThreads');
+    this.#handle.setThreads(this.#numThreads);
+  }
+
   get disposed(): boolean {
     return this.#handle.disposed;
   }
 
-  /** The signature of `name`; throws a TridentError listing the methods if absent. */
+  /**
+   * The method run() runs when none is named: the program's only method, or
+   * else its 'forward' (undefined when it has several and none is 'forward').
+   * A .pte's methods are named by the exporter ('forward' for a module's
+   * call); a .pt2's are its models ('model' for torch.export.save's
+   * default); a TFRT file's are its functions.
+   */
+  get defaultMethod(): string | undefined {
+    if (this.methods.length === 1) return this.methods[0]!.name;
+    return this.methods.some((m) => m.name === 'forward') ? 'forward' : undefined;
+  }
+
+  /** The signature of `name`; throws a TridentError (MethodMissing) listing the methods if absent. */
   method(name: string): MethodInfo {
     return this.methods[this.#indexOf(name)]!;
   }
@@ -88,20 +133,59 @@ export class Model {
     if (index < 0) {
       throw new TridentError(
         `no method '${name}' in this program; it has ${this.methods.map((m) => `'${m.name}'`).join(', ') || 'no methods'}`,
-        ErrorCode.InvalidArgument,
+        ErrorCode.MethodMissing,
       );
     }
     return index;
   }
 
+  /** run()'s arguments: the method named, or the default one. */
+  #call(what: string, methodOrInputs: string | readonly InputValue[] | undefined, inputs: readonly InputValue[] | undefined): [string, readonly InputValue[]] {
+    if (typeof methodOrInputs === 'string') return [methodOrInputs, inputs ?? []];
+    if (inputs !== undefined) {
+      throw new TridentError(`${what}: the method name must come first: ${what}(method, inputs), or ${what}(inputs) for the default method`, ErrorCode.InvalidArgument);
+    }
+    this.assertLive(`${what}()`);
+    const name = this.defaultMethod;
+    if (name === undefined) {
+      throw new TridentError(
+        `${what}(): this program has ${this.methods.length} methods (${this.methods.map((m) => `'${m.name}'`).join(', ') || 'none'}) and none is 'forward'; name the one to run`,
+        ErrorCode.MethodMissing,
+      );
+    }
+    return [name, methodOrInputs ?? []];
+  }
+
   /**
-   * Runs `method` on `inputs` (one per input of its signature) and resolves
-   * to its outputs. Tensor data is written straight into the runtime's
-   * planned input slots; outputs are copied out, so they stay valid after
-   * later runs and after dispose().
+   * Runs `method` (default: {@link defaultMethod}) on `inputs` (one per
+   * input of its signature) and resolves to its outputs. Tensor data is
+   * written straight into the runtime's planned input slots; outputs are
+   * copied out, so they stay valid after later runs and after dispose().
    */
-  async run(method: string, inputs: readonly InputValue[] = []): Promise<OutputValue[]> {
-    return this.#run(method, inputs, false);
+  async run(inputs?: readonly InputValue[]): Promise<OutputValue[]>;
+  async run(method: string, inputs?: readonly InputValue[]): Promise<OutputValue[]>;
+  async run(methodOrInputs?: string | readonly InputValue[], inputs?: readonly InputValue[]): Promise<OutputValue[]> {
+    const [method, values] = this.#call('run', methodOrInputs, inputs);
+    return this.#run(method, values, false);
+  }
+
+  /**
+   * Like run(), for methods whose outputs are all tensors: resolves to
+   * Tensors, or rejects with InvalidType naming the first output that is
+   * not one.
+   */
+  async runTensors(inputs?: readonly InputValue[]): Promise<AnyTensor[]>;
+  async runTensors(method: string, inputs?: readonly InputValue[]): Promise<AnyTensor[]>;
+  async runTensors(methodOrInputs?: string | readonly InputValue[], inputs?: readonly InputValue[]): Promise<AnyTensor[]> {
+    const [method, values] = this.#call('runTensors', methodOrInputs, inputs);
+    const outputs = await this.#run(method, values, false);
+    outputs.forEach((value, i) => {
+      if (!(value instanceof Tensor)) {
+        const kind = this.methods[this.#indexOf(method)]!.outputs[i]?.kind ?? typeof value;
+        throw new TridentError(`runTensors('${method}'): output ${i} is ${kind === 'None' ? 'None' : `an ${kind}`} (${String(value)}), not a tensor; use run() for methods with other outputs`, ErrorCode.InvalidType);
+      }
+    });
+    return outputs as AnyTensor[];
   }
 
   /**
@@ -110,9 +194,12 @@ export class Model {
    * around every instruction, so the run is slightly slower than run().
    * Not available for .bef/.mlir functions (NotSupported).
    */
-  async profile(method: string, inputs: readonly InputValue[] = []): Promise<RunProfile> {
+  async profile(inputs?: readonly InputValue[]): Promise<RunProfile>;
+  async profile(method: string, inputs?: readonly InputValue[]): Promise<RunProfile>;
+  async profile(methodOrInputs?: string | readonly InputValue[], inputs?: readonly InputValue[]): Promise<RunProfile> {
+    const [method, values] = this.#call('profile', methodOrInputs, inputs);
     const start = performance.now();
-    const outputs = await this.#run(method, inputs, true);
+    const outputs = await this.#run(method, values, true);
     const totalMs = performance.now() - start;
     const instructions = this.#handle.profile(this.#indexOf(method), method).map((p) => ({ index: p.index, name: p.name, calls: p.calls, ms: p.ns / 1e6 }));
     return { outputs, totalMs, instructions };
@@ -133,7 +220,11 @@ export class Model {
         handle.setInt(m, method, i, value);
       } else if (typeof value === 'number') handle.setDouble(m, method, i, value);
     }
-    handle.execute(m, method, profile);
+    try {
+      handle.execute(m, method, profile);
+    } finally {
+      this.#deliverPrinted();
+    }
     // A graph that mutates an argument (torch.export's user_input_mutation)
     // updates the caller's tensor, as the module call would in PyTorch.
     for (const i of info.mutatedInputs ?? []) {
@@ -141,6 +232,14 @@ export class Model {
       if (value instanceof Tensor) handle.readInputInto(m, method, i, value);
     }
     return handle.readOutputs(m, method).map((out, i) => toOutputValue(out, method, i));
+  }
+
+  /** What the program printed (TFRT's tfrt.print.*): to onPrint, else to the console. */
+  #deliverPrinted(): void {
+    const text = this.#handle.takePrinted();
+    if (text === '') return;
+    if (this.#onPrint !== undefined) this.#onPrint(text);
+    else console.log(text.endsWith('\n') ? text.slice(0, -1) : text);
   }
 
   /** The test cases embedded in a .bpte, with their expected outputs ([] for a .pte). */
@@ -163,10 +262,11 @@ export class Model {
   /**
    * The example inputs stored with `method` (a .pt2's data/sample_inputs,
    * the inputs given to torch.export), ready to pass to run(); null when the
-   * file stores none.
+   * file stores none. `method` defaults to {@link defaultMethod}.
    */
-  sampleInputs(method: string): InputValue[] | null {
+  sampleInputs(method?: string): InputValue[] | null {
     this.assertLive('sampleInputs()');
+    if (method === undefined) [method] = this.#call('sampleInputs', undefined, undefined);
     this.method(method);
     const raw = this.#handle.sampleInputs(method);
     if (raw === null) return null;
@@ -179,6 +279,11 @@ export class Model {
   /** Frees the native program. Further calls throw; dispose() again is a no-op. */
   dispose(): void {
     this.#handle.dispose();
+  }
+
+  /** dispose(), for `using model = await load(...)`. */
+  [Symbol.dispose](): void {
+    this.dispose();
   }
 
   private assertLive(what: string): void {
@@ -236,7 +341,7 @@ function toOutputValue(out: NativeOutput, method: string, index: number): Output
   if (isScalarRecord(out)) return scalarValue(out);
   switch (out.kind) {
     case 'Tensor':
-      return out.tensor;
+      return out.tensor as AnyTensor;
     case 'Json':
       return jsonOutput(JSON.parse(out.text) as { kind: string; value?: unknown }, `${method}: output ${index}`);
     default:

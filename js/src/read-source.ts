@@ -1,6 +1,7 @@
 // Turns whatever the caller has (a URL, a path, bytes, a Response, a Blob)
 // into the file's bytes, reporting progress and honouring an AbortSignal.
 
+import { throwIfAborted, type AbortSignalLike } from './abort.js';
 import { ErrorCode, TridentError } from './errors.js';
 import { describeValue } from './tensor.js';
 import { fileUrlToPath, isNode, readFileWithProgress, type ReportProgress } from './node/node-fs.js';
@@ -8,14 +9,52 @@ import { fileUrlToPath, isNode, readFileWithProgress, type ReportProgress } from
 /**
  * Where a model (or external-data) file comes from. A string is a URL
  * (http, https, data, blob, file); in Node any other string is a file path,
- * and in a browser it is resolved against the page's URL.
+ * and in a browser it is resolved against the page's URL. A string that
+ * holds a line break, or starts with `func.func` or `module`, is TFRT MLIR
+ * source text instead, loaded as it is.
+ *
+ * The object types are structural (see {@link UrlLike}, {@link ResponseLike},
+ * {@link BlobLike}), so these declarations need neither the DOM library nor
+ * Node's types: a WHATWG `URL`, `Response`, `Blob` or `File` fits them.
  */
-export type ModelSource = string | URL | ArrayBuffer | Uint8Array | Response | Blob;
+export type ModelSource = string | UrlLike | ArrayBuffer | Uint8Array | ResponseLike | BlobLike;
 
 export interface ReadOptions {
   /** Called as bytes arrive; `total` is undefined while the size is unknown. */
-  onProgress?: (loaded: number, total: number | undefined) => void;
-  signal?: AbortSignal;
+  onProgress?: ((loaded: number, total: number | undefined) => void) | undefined;
+  /** Aborts reading (and loading): a WHATWG `AbortSignal`. */
+  signal?: AbortSignalLike | undefined;
+}
+
+/** What the API reads of a WHATWG `URL`. */
+export interface UrlLike {
+  readonly href: string;
+  readonly protocol: string;
+}
+
+/** What the API reads of a fetch `Response`: its status, headers and body stream. */
+export interface ResponseLike {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly statusText: string;
+  readonly url: string;
+  readonly bodyUsed: boolean;
+  readonly headers: { get(name: string): string | null };
+  readonly body: unknown;
+}
+
+/** What the API reads of a `Blob` or `File`. */
+export interface BlobLike {
+  readonly size: number;
+  readonly type: string;
+  stream(): unknown;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+/** A file's bytes and what messages call it (its path or URL; '' for bytes and text). */
+export interface SourceBytes {
+  bytes: Uint8Array;
+  name: string;
 }
 
 const URL_SCHEMES = new Set(['http:', 'https:', 'data:', 'blob:', 'file:']);
@@ -24,34 +63,55 @@ const URL_SCHEMES = new Set(['http:', 'https:', 'data:', 'blob:', 'file:']);
  * Reads several sources one after another. Progress is cumulative over all of
  * them; the total grows as each file's size becomes known.
  */
-export async function readSources(sources: readonly ModelSource[], options: ReadOptions = {}): Promise<Uint8Array[]> {
+export async function readSources(sources: readonly ModelSource[], options: ReadOptions = {}): Promise<SourceBytes[]> {
   const { onProgress, signal } = options;
-  signal?.throwIfAborted();
-  const out: Uint8Array[] = [];
+  throwIfAborted(signal);
+  const out: SourceBytes[] = [];
   let doneBytes = 0;
   let doneTotal: number | undefined = 0;
   for (const source of sources) {
     const report: ReportProgress = (loaded, total) =>
       onProgress?.(doneBytes + loaded, doneTotal === undefined || total === undefined ? undefined : doneTotal + total);
-    const bytes = await readSource(source, report, signal);
-    doneBytes += bytes.length;
-    if (doneTotal !== undefined) doneTotal += bytes.length;
-    out.push(bytes);
+    const read = await readSource(source, report, signal);
+    doneBytes += read.bytes.length;
+    if (doneTotal !== undefined) doneTotal += read.bytes.length;
+    out.push(read);
   }
-  signal?.throwIfAborted();
+  throwIfAborted(signal);
   return out;
 }
 
-async function readSource(source: ModelSource, report: ReportProgress, signal?: AbortSignal): Promise<Uint8Array> {
-  signal?.throwIfAborted();
-  if (typeof source === 'string') return readLocation(parseLocation(source), report, signal);
-  if (source instanceof URL) return readLocation(source, report, signal);
-  if (isArrayBuffer(source)) return whole(new Uint8Array(source), report);
-  if (ArrayBuffer.isView(source)) {
-    return whole(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), report);
+/**
+ * Whether a string given as a source is MLIR text rather than a location:
+ * paths and URLs hold no line breaks, and none starts like a TFRT program.
+ */
+export function isSourceText(text: string): boolean {
+  return /[\r\n]/.test(text) || /^\s*(func\.func|module)\b/.test(text);
+}
+
+async function readSource(source: ModelSource, report: ReportProgress, signal?: AbortSignalLike): Promise<SourceBytes> {
+  throwIfAborted(signal);
+  const unnamed = async (bytes: Promise<Uint8Array> | Uint8Array): Promise<SourceBytes> => ({ bytes: await bytes, name: '' });
+  if (typeof source === 'string') {
+    if (isSourceText(source)) return unnamed(whole(new TextEncoder().encode(source), report));
+    const location = parseLocation(source);
+    return { bytes: await readLocation(location, report, signal), name: typeof location === 'string' ? location : shortUrl(location) };
   }
-  if (typeof Response !== 'undefined' && source instanceof Response) return readResponse(source, report, signal);
-  if (typeof Blob !== 'undefined' && source instanceof Blob) return readStream(source.stream(), source.size, report, signal);
+  if (isUrlLike(source)) {
+    const url = source instanceof URL ? source : parseUrl(source.href);
+    return { bytes: await readLocation(url, report, signal), name: shortUrl(url) };
+  }
+  if (isArrayBuffer(source)) return unnamed(whole(new Uint8Array(source), report));
+  if (ArrayBuffer.isView(source)) {
+    return unnamed(whole(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), report));
+  }
+  if (typeof Response !== 'undefined' && source instanceof Response) {
+    return { bytes: await readResponse(source, report, signal), name: source.url === '' ? '' : shortUrl(source.url) };
+  }
+  if (typeof Blob !== 'undefined' && source instanceof Blob) {
+    const name = typeof (source as { name?: unknown }).name === 'string' ? (source as unknown as { name: string }).name : '';
+    return { bytes: await readStream(source.stream(), source.size, report, signal), name };
+  }
   throw new TridentError(
     `load: unsupported source ${describeValue(source)}; expected a URL string or path, URL, ArrayBuffer, Uint8Array, Response, Blob or File`,
     ErrorCode.InvalidArgument,
@@ -62,21 +122,29 @@ async function readSource(source: ModelSource, report: ReportProgress, signal?: 
 function parseLocation(text: string): URL | string {
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*:)/.exec(text)?.[1]?.toLowerCase();
   // A one-letter "scheme" is a Windows drive ("C:\models\x.pte"), not a URL.
-  if (scheme !== undefined && scheme.length > 2 && URL_SCHEMES.has(scheme)) return new URL(text);
+  if (scheme !== undefined && scheme.length > 2 && URL_SCHEMES.has(scheme)) return parseUrl(text);
   if (isNode) return text;
   const base = (globalThis as { document?: { baseURI?: string } }).document?.baseURI ?? globalThis.location?.href;
   if (base === undefined) {
     throw new TridentError(`load: cannot resolve relative URL '${text}' (no page URL to resolve it against)`, ErrorCode.InvalidArgument);
   }
-  return new URL(text, base);
+  return parseUrl(text, base);
 }
 
-async function readLocation(location: URL | string, report: ReportProgress, signal?: AbortSignal): Promise<Uint8Array> {
+function parseUrl(text: string, base?: string): URL {
+  try {
+    return new URL(text, base);
+  } catch (err) {
+    throw new TridentError(`load: ${JSON.stringify(shortUrl(text))} is not a valid URL (${(err as Error).message})`, ErrorCode.InvalidArgument, { cause: err });
+  }
+}
+
+async function readLocation(location: URL | string, report: ReportProgress, signal?: AbortSignalLike): Promise<Uint8Array> {
   if (typeof location === 'string') return readFileWithProgress(location, report, signal);
   if (location.protocol === 'file:' && isNode) return readFileWithProgress(await fileUrlToPath(location), report, signal);
   let response: Response;
   try {
-    response = await fetch(location, signal ? { signal } : {});
+    response = await fetch(location, signal ? { signal: signal as AbortSignal } : {});
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     const cause = (err as { cause?: { message?: string } }).cause?.message;
@@ -87,10 +155,13 @@ async function readLocation(location: URL | string, report: ReportProgress, sign
   return readResponse(response, report, signal, location);
 }
 
-async function readResponse(response: Response, report: ReportProgress, signal?: AbortSignal, url?: URL): Promise<Uint8Array> {
+async function readResponse(response: Response, report: ReportProgress, signal?: AbortSignalLike, url?: URL): Promise<Uint8Array> {
   const where = shortUrl(url ?? response.url);
   if (!response.ok && response.status !== 0) {
-    throw new TridentError(`cannot fetch ${where}: HTTP ${response.status} ${response.statusText}`.trimEnd(), ErrorCode.AccessFailed);
+    throw new TridentError(
+      `cannot fetch ${where}: HTTP ${response.status} ${response.statusText}`.trimEnd(),
+      response.status === 404 || response.status === 410 ? ErrorCode.NotFound : ErrorCode.AccessFailed,
+    );
   }
   if (response.bodyUsed) throw new TridentError(`load: the Response body for ${where} was already read`, ErrorCode.InvalidArgument);
   if (response.body === null) return whole(new Uint8Array(0), report);
@@ -105,7 +176,7 @@ async function readStream(
   stream: ReadableStream<Uint8Array>,
   total: number | undefined,
   report: ReportProgress,
-  signal?: AbortSignal,
+  signal?: AbortSignalLike,
 ): Promise<Uint8Array> {
   const reader = stream.getReader();
   const onAbort = (): void => void reader.cancel(signal?.reason).catch(() => {});
@@ -116,7 +187,7 @@ async function readStream(
     report(0, total);
     for (;;) {
       const { done, value } = await reader.read();
-      signal?.throwIfAborted();
+      throwIfAborted(signal);
       if (done) break;
       if (loaded + value.length > buffer.length) {
         const grown = new Uint8Array(Math.max(buffer.length * 2, loaded + value.length));
@@ -136,6 +207,10 @@ async function readStream(
 function whole(bytes: Uint8Array, report: ReportProgress): Uint8Array {
   report(bytes.length, bytes.length);
   return bytes;
+}
+
+function isUrlLike(v: unknown): v is UrlLike {
+  return typeof v === 'object' && v !== null && typeof (v as UrlLike).href === 'string' && typeof (v as UrlLike).protocol === 'string';
 }
 
 function isArrayBuffer(v: unknown): v is ArrayBuffer {

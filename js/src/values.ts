@@ -1,7 +1,7 @@
 // The values a method takes and returns, and their signatures.
 
 import type { DType } from './dtype.js';
-import type { Tensor } from './tensor.js';
+import type { AnyTensor, Tensor } from './tensor.js';
 
 /** EValue kinds, as the runtime names them. */
 export type ValueKind =
@@ -90,9 +90,10 @@ export type InputValue = Tensor | number | bigint | boolean | null;
 /**
  * What run() returns per output: Tensors; Int as a number when it is a safe
  * integer, else a bigint; Double as a number; Bool as a boolean; String as a
- * string; None as null.
+ * string; None as null. Tensors come as {@link AnyTensor}, so that after
+ * `instanceof Tensor` a check of `dtype` narrows `data` to its typed array.
  */
-export type OutputValue = Tensor | number | bigint | boolean | string | null;
+export type OutputValue = AnyTensor | number | bigint | boolean | string | null;
 
 /** "float32[1, 3]", "float32[<=8] (bounded)", "Int": for messages and tables. */
 export function formatValueInfo(info: ValueInfo): string {

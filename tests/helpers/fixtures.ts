@@ -16,6 +16,8 @@ export interface HostileEntry {
   description: string;
   expect: 'load_error' | 'load_or_run_error';
   error_mentions: string[];
+  /** The TridentError's codeName. */
+  error_code: string;
   run?: { method: string; inputs: unknown[] };
 }
 

@@ -2,6 +2,9 @@
 // methods are the file's functions; run() returns integers, floats and
 // booleans as JS values, tensors as Tensors and chains as null, and an error
 // result rejects with TFRT's message and the failing op's location.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, Tensor, TridentError, detectFormat, fileFormats, load, mlirToBef } from '../helpers/trident.js';
 
@@ -108,5 +111,45 @@ describe('load() of TFRT files', () => {
     );
     expect((unknown as TridentError).code).toBe(ErrorCode.OperatorMissing);
     expect((unknown as TridentError).message).toMatch(/<input>\.mlir:2:3: unknown kernel name 'nope\.kernel'/);
+  });
+
+  it('takes MLIR source text as a string, and names a file loaded by path in its errors', async () => {
+    const model = await load(SOURCE);
+    try {
+      expect(model.format).toBe('mlir');
+      expect(model.defaultMethod).toBeUndefined(); // several functions, none 'forward'
+      await expect(model.run([])).rejects.toMatchObject({ code: ErrorCode.MethodMissing, message: expect.stringContaining("name the one to run") });
+      expect(await model.run('divide', [7, 2])).toEqual([3, 1]);
+    } finally {
+      model.dispose();
+    }
+    const dir = mkdtempSync(path.join(tmpdir(), 'trident-mlir-'));
+    const file = path.join(dir, 'broken.mlir');
+    writeFileSync(file, 'func.func @f() {\n  "nope.kernel"() : () -> ()\n  tfrt.return\n}\n');
+    await expect(load(file)).rejects.toThrowError(`cannot load ${file}: ${file}:2:3: unknown kernel name 'nope.kernel'`);
+    // Text that only starts with '#' (a README) is not taken for MLIR.
+    await expect(load(new TextEncoder().encode('# Title\n\nSome prose.\n'))).rejects.toThrowError(/unrecognized model file: first bytes 23 20 54 69/);
+  });
+
+  it("hands what a program prints to onPrint, once per run, or else to console.log", async () => {
+    const printing = 'func.func @shout(%x: i32, %ch: !tfrt.chain) -> !tfrt.chain {\n  %ch1 = tfrt.print.i32 %x, %ch\n  tfrt.return %ch1 : !tfrt.chain\n}\n';
+    const printed: string[] = [];
+    const model = await load(printing, { onPrint: (text) => printed.push(text) });
+    await model.run([7, null]);
+    await model.run('shout', [8, null]);
+    expect(printed).toEqual(['int32 = 7\n', 'int32 = 8\n']);
+    model.dispose();
+    const log = console.log;
+    const logged: unknown[] = [];
+    console.log = (...args: unknown[]) => void logged.push(...args);
+    try {
+      const quiet = await load(printing);
+      await quiet.run([9, null]);
+      quiet.dispose();
+    } finally {
+      console.log = log;
+    }
+    expect(logged).toEqual(['int32 = 9']);
+    await expect(load(printing, { onPrint: 'yes' as never })).rejects.toThrowError(/onPrint must be a function/);
   });
 });

@@ -34,11 +34,19 @@ describe('trident CLI without a program', () => {
     expect(r.stdout).toMatch(/trident run FILE \[--method NAME\] \[--input SPEC\]/);
   });
 
-  it('fails in one line on bad usage', () => {
-    expectFailure(trident('explode', 'x.pte'), /unknown command 'explode'/);
-    expectFailure(trident('run'), /'run' needs a FILE/);
-    expectFailure(trident('run', 'x.pte', '--frobnicate'), /unknown option --frobnicate/);
-    expectFailure(trident('run', 'x.pte', '--method'), /option --method needs a value/);
+  it('fails with the usage and exit code 2 on a command line it cannot run', () => {
+    const usageFailure = (result: ReturnType<typeof trident>, message: RegExp): void => {
+      expect(result.status).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^trident: [^\n]+\nusage:\n  trident inspect FILE/);
+      expect(result.stderr).toMatch(message);
+    };
+    usageFailure(trident(), /^trident: no command given\n/);
+    usageFailure(trident('explode', 'x.pte'), /unknown command 'explode'/);
+    usageFailure(trident('run'), /'run' needs a FILE/);
+    usageFailure(trident('run', 'x.pte', '--frobnicate'), /unknown option --frobnicate/);
+    usageFailure(trident('run', 'x.pte', '--method'), /option --method needs a value/);
+    expectFailure(trident('run', 'x.pte', '--threads', 'many'), /--threads takes a positive integer, got 'many'/);
   });
 
   it('fails in one line on a missing or non-program file', () => {
@@ -126,6 +134,41 @@ describe('trident CLI on fixture programs', () => {
     expectFailure(trident('run', add, '--input', fortran, '--input', b), /Fortran-order/);
   });
 
+  it('reads and writes int64 exactly: JSON integers beyond 2^53 are not rounded', () => {
+    const ints = (dtype: string, values: unknown[]) => `{"dtype":"${dtype}","shape":[4],"values":[${values.join(',')}]}`;
+    const r = trident(
+      'run', fixture('int_types.pte'),
+      '--input', ints('int32', [1, -2, 2147483000, 0]), '--input', ints('int32', [2, 3, 600, -7]),
+      '--input', ints('int64', [1, 2, 4, '9007199254740993']), '--input', ints('int64', [4, 3, 2, '-9223372036854775807']), '--json',
+    );
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('{"dtype":"int64","shape":[4],"values":[5,5,6,-9214364837600034814]}');
+  });
+
+  it('prints the top values of each output with --top', () => {
+    const r = trident('run', add, '--input', t22([1, 9, 3, 7]), '--input', t22([0, 0, 0, 0]), '--top', '2');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/\ntop 2 of output 0:\n  \[1\] 9\n  \[3\] 7$/m);
+    const json = JSON.parse(trident('run', add, '--input', t22([1, 9, 3, 7]), '--input', t22([0, 0, 0, 0]), '--top', '3', '--json').stdout);
+    expect(json.top).toEqual([[{ index: 1, value: 9 }, { index: 3, value: 7 }, { index: 2, value: 3 }]]);
+  });
+
+  it('runs on the threads it is given', () => {
+    const r = trident('run', add, '--input', t22([1, 2, 3, 4]), '--input', t22([1, 1, 1, 1]), '--threads', '1', '--json');
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).outputs[0].values).toEqual([2, 3, 4, 5]);
+  });
+
+  it('prints what a TFRT program prints, before the outputs (and in "printed" with --json)', () => {
+    const mlir = path.join(tmp, 'shout.mlir');
+    writeFileSync(mlir, 'func.func @shout(%x: i32, %ch: !tfrt.chain) -> !tfrt.chain {\n  %ch1 = tfrt.print.i32 %x, %ch\n  tfrt.return %ch1 : !tfrt.chain\n}\n');
+    const text = trident('run', mlir, '--input', '7', '--input', 'null');
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^int32 = 7\nshout: 1 output in [\d.]+ ms\n  0: None\n$/);
+    const json = JSON.parse(trident('run', mlir, '--input', '7', '--input', 'null', '--json').stdout);
+    expect(json.printed).toBe('int32 = 7\n');
+  });
+
   it('writes int64 tensors as exact JSON numbers', () => {
     const ints = (dtype: string, values: unknown[]) => JSON.stringify({ dtype, shape: [4], values });
     const r = trident(
@@ -153,17 +196,20 @@ describe('trident CLI on fixture programs', () => {
       { type: 'Double', value: -1.5 },
       { type: 'Bool', value: false },
     ]);
-    expectFailure(trident('run', scalars, '--input', '2.5', '--input', '1', '--input', 'true'), /--input 1: the input is an Int but 2\.5 is not an integer/);
-    expectFailure(trident('run', scalars, '--input', '1', '--input', '1', '--input', '1'), /--input 3: the input is a Bool; pass true or false/);
+    // Inputs are numbered from 0, as run() numbers them.
+    expectFailure(trident('run', scalars, '--input', '2.5', '--input', '1', '--input', 'true'), /trident: input 0: the input is an Int but 2\.5 is not an integer/);
+    expectFailure(trident('run', scalars, '--input', '1', '--input', '1', '--input', '1'), /trident: input 2: the input is a Bool; pass true or false/);
     const answer = trident('run', fixture('multi_method.pte'), '--method', 'get_answer', '--json');
     expect(JSON.parse(answer.stdout).outputs).toEqual([{ type: 'Int', value: 42 }]);
   });
 
   it('fails in one line on wrong inputs', () => {
     expectFailure(trident('run', add, '--input', t22([1, 2, 3, 4]), '--json'), /run\('forward'\): expected 2 inputs \(float32\[2, 2\], float32\[2, 2\]\), got 1/);
-    expectFailure(trident('run', add, '--input', '3', '--input', t22([1, 2, 3, 4])), /--input 1: a bare number was given but the input is a float32\[2, 2\] tensor/);
-    expectFailure(trident('run', add, '--input', '{"dtype":', '--input', t22([1, 2, 3, 4])), /--input 1: invalid JSON/);
-    expectFailure(trident('run', add, '--input', 'nothing.npy', '--input', t22([1, 2, 3, 4])), /--input 1: 'nothing\.npy' is not a JSON tensor/);
+    expectFailure(trident('run', add, '--input', '3', '--input', t22([1, 2, 3, 4])), /input 0: a bare number was given but the input is a float32\[2, 2\] tensor/);
+    expectFailure(trident('run', add, '--input', '{"dtype":', '--input', t22([1, 2, 3, 4])), /input 0: invalid JSON/);
+    expectFailure(trident('run', add, '--input', 'nothing.npy', '--input', t22([1, 2, 3, 4])), /input 0: 'nothing\.npy' is not a JSON tensor/);
+    // The API's messages number inputs the same way.
+    expectFailure(trident('run', add, '--input', t22([1, 2, 3, 4]), '--input', '{"dtype":"int32","shape":[2,2],"values":[1,2,3,4]}'), /run\('forward'\): input 1: dtype int32, expected float32/);
     expectFailure(trident('run', add, '--method', 'nope'), /no method 'nope' in this program/);
   });
 
@@ -179,6 +225,21 @@ describeShared('trident CLI on corpus programs', () => {
     const r = trident('run', corpusFile(CORPUS.add), '--input', f32(13.25), '--input', f32(29.25), '--json');
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout).outputs).toEqual([{ dtype: 'float32', shape: [1], values: [42.5] }]);
+  });
+
+  it('runs a bundled program\'s embedded cases with --bundled, and inspects with --data', () => {
+    const r = trident('run', corpusFile(CORPUS.bundled), '--bundled');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^case 0 \(forward\): ok, max abs error/);
+    expect(r.stdout).toMatch(/\n10 passed, 0 failed\n$/);
+    const json = JSON.parse(trident('run', corpusFile(CORPUS.bundled), '--bundled', '--json').stdout);
+    expect(json.failed).toBe(0);
+    expect(json.cases).toHaveLength(10);
+    expectFailure(trident('run', corpusFile(CORPUS.add), '--bundled'), /--bundled: the file holds no bundled test cases \(it is a \.pte, not a \.bpte\)/);
+    const inspect = trident('inspect', corpusFile(CORPUS.dataMap), '--data', corpusFile(CORPUS.dataMapPtd));
+    expect(inspect.status).toBe(0);
+    expect(inspect.stdout).toMatch(/forward\s+float32\[2, 2\]/);
+    expectFailure(trident('inspect', corpusFile(CORPUS.dataMap)), /tensor 'a' lives in an external data file \(\.ptd\), and none was provided/);
   });
 
   it('loads external data with --data', () => {

@@ -53,9 +53,9 @@ describeShared('detectFormat on corpus files', () => {
   it('detects .pte and .bpte files and rejects .ptd data files', async () => {
     expect(await detectFormat(readFileSync(corpusFile(CORPUS.add)))).toBe('pte');
     expect(await detectFormat(readFileSync(corpusFile(CORPUS.bundled)))).toBe('bpte');
-    expect((await failure(detectFormat(readFileSync(corpusFile(CORPUS.dataMapPtd))))).message).toMatch(
-      /first bytes 44 00 00 00 46 54 30 31 \("D...FT01"\)/,
-    );
+    const ptd = await failure(detectFormat(readFileSync(corpusFile(CORPUS.dataMapPtd))));
+    expect(ptd.message).toMatch(/^this is ExecuTorch tensor data \(\.ptd\), not a model: .*dataFiles/);
+    expect(ptd.code).toBe(ErrorCode.InvalidArgument);
   });
 
   it('a loaded model reports the format the runtime detected', async () => {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/fixtures.js';
 import { CORPUS, corpusFile, describeShared } from '../helpers/shared.js';
-import { ErrorCode, Model, Tensor, TridentError, load } from '../helpers/trident.js';
+import { ErrorCode, Model, Tensor, TridentError, load, runtimeInfo } from '../helpers/trident.js';
 
 const f32 = (values: number[] | number[][]) => Tensor.from('float32', values);
 const ones = () => f32([[1, 1], [1, 1]]);
@@ -65,13 +65,87 @@ describe('Model', () => {
       "run('forward'): input 0: shape [4] has rank 1, expected rank 2 ([2, 2])",
     );
     expect((await rejection(add.run('forward', [ones(), 3]))).message).toBe(
-      "run('forward'): input 1: expected a float32[2, 2] tensor, got number 3",
+      "run('forward'): input 1: expected a float32[2, 2] tensor, got the number 3",
     );
     expect((await rejection(add.run('forward', 'x' as never))).message).toMatch(/inputs must be an array, got the string "x"/);
   });
 
   it('rejects unknown methods, listing the real ones', async () => {
-    expect((await rejection(add.run('backward', []))).message).toBe("no method 'backward' in this program; it has 'forward'");
+    const err = await rejection(add.run('backward', []));
+    expect(err.message).toBe("no method 'backward' in this program; it has 'forward'");
+    expect(err.codeName).toBe('MethodMissing');
+  });
+
+  it('runs the default method when none is named: the only one, else forward', async () => {
+    expect(add.defaultMethod).toBe('forward');
+    const [sum] = await add.run([ones(), ones()]);
+    expect((sum as Tensor).toArray()).toEqual([2, 2, 2, 2]);
+    const multi = await load(fixture('multi_method.pte'));
+    try {
+      expect(multi.methods.map((m) => m.name)).toContain('forward');
+      expect(multi.defaultMethod).toBe('forward');
+    } finally {
+      multi.dispose();
+    }
+    await expect(add.run([ones()] as never, [ones()])).rejects.toThrowError(/the method name must come first/);
+  });
+
+  it('runTensors gives Tensors whose dtype check narrows data, and refuses other outputs', async () => {
+    const [y] = await add.runTensors([ones(), ones()]);
+    expect(y!.dtype).toBe('float32');
+    if (y!.dtype === 'float32') expect(Math.max(...y!.data)).toBe(2);
+    const scalars = await load(fixture('scalars.pte'));
+    try {
+      const inputs = scalars.method('forward').inputs.map((spec) => (spec.kind === 'Bool' ? true : spec.kind === 'Double' ? 1.5 : 2));
+      const err = await rejection(scalars.runTensors(inputs));
+      expect(err.code).toBe(ErrorCode.InvalidType);
+      expect(err.message).toMatch(/^runTensors\('forward'\): output 0 is an Int \(.*\), not a tensor; use run\(\)/);
+    } finally {
+      scalars.dispose();
+    }
+  });
+
+  it('takes numThreads changes at run time, clamping to the pool with one notice', async () => {
+    const model = await load(fixture('add.pte'), { numThreads: 1 });
+    const info = console.info;
+    const notices: string[] = [];
+    console.info = (text: string) => void notices.push(text);
+    try {
+      const pool = (await runtimeInfo(model)).numThreads;
+      expect(model.numThreads).toBe(1);
+      model.numThreads = 99;
+      model.numThreads = 99;
+      expect(model.numThreads).toBe(Math.min(99, pool));
+      expect(notices.filter((n) => n.includes('numThreads 99'))).toHaveLength(pool < 99 ? 1 : 0);
+      model.numThreads = 0;
+      expect(model.numThreads).toBe(pool);
+      expect(() => (model.numThreads = -1)).toThrowError(/numThreads must be a positive integer/);
+      expect((await model.runTensors([ones(), ones()]))[0]!.toArray()).toEqual([2, 2, 2, 2]);
+    } finally {
+      console.info = info;
+      model.dispose();
+    }
+  });
+
+  it('says which build a model runs on', async () => {
+    const single = await load(fixture('add.pte'), { threads: false });
+    try {
+      expect((await runtimeInfo(single)).threads).toBe(false);
+      expect((await runtimeInfo(single)).numThreads).toBe(1);
+      await expect(runtimeInfo({} as never)).rejects.toThrowError(/not a Model that load\(\) returned/);
+    } finally {
+      single.dispose();
+    }
+  });
+
+  it('disposes at the end of a using block', async () => {
+    let escaped: Model | undefined;
+    {
+      using model = await load(fixture('add.pte'));
+      escaped = model;
+      expect(model.disposed).toBe(false);
+    }
+    expect(escaped.disposed).toBe(true);
   });
 
   it('after a rejected run, the model still runs', async () => {
@@ -122,7 +196,7 @@ describe('Model', () => {
       const [big] = await model.run('forward', [3_000_000_000n, 0, false]);
       expect(big).toBe(3_000_000_005n * 3_000_000_000n);
       expect((await rejection(model.run('forward', [1.5, 1, true]))).message).toBe(
-        "run('forward'): input 0: expected an Int (integer number or bigint), got number 1.5",
+        "run('forward'): input 0: expected an Int (integer number or bigint), got the number 1.5",
       );
       expect((await rejection(model.run('forward', [1, 1, 'yes' as never]))).message).toMatch(/input 2: expected a Bool/);
     } finally {

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSources } from '../../dist/js/read-source.js';
-import { TridentError } from '../helpers/trident.js';
+import { isSourceText, readSources } from '../../dist/js/read-source.js';
+import { ErrorCode, TridentError } from '../helpers/trident.js';
 
 const payload = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => (i * 7) & 0xff);
 const dir = mkdtempSync(path.join(tmpdir(), 'trident-read-'));
@@ -46,8 +46,8 @@ afterAll(() => {
 
 async function readWithProgress(source: Parameters<typeof readSources>[0][number]) {
   const events: Array<[number, number | undefined]> = [];
-  const [bytes] = await readSources([source], { onProgress: (loaded, total) => events.push([loaded, total]) });
-  return { bytes: bytes!, events };
+  const [read] = await readSources([source], { onProgress: (loaded, total) => events.push([loaded, total]) });
+  return { bytes: read!.bytes, name: read!.name, events };
 }
 
 // toEqual on multi-megabyte typed arrays compares element by element (slowly).
@@ -115,17 +115,47 @@ describe('readSources', () => {
   it('reports cumulative progress over several files', async () => {
     const events: Array<[number, number | undefined]> = [];
     const out = await readSources([new Uint8Array(10), new Uint8Array(5)], { onProgress: (l, t) => events.push([l, t]) });
-    expect(out.map((b) => b.length)).toEqual([10, 5]);
+    expect(out.map((b) => b.bytes.length)).toEqual([10, 5]);
     expect(events).toEqual([[10, 10], [15, 15]]);
   });
 
   it('names what failed: missing files, HTTP errors, unsupported sources, used bodies', async () => {
     await expect(readSources([path.join(dir, 'missing.pte')])).rejects.toThrowError(/cannot read '.*missing\.pte': no such file/);
     await expect(readSources([`${base}/nope.pte`])).rejects.toThrowError(/cannot fetch http:\/\/127\.0\.0\.1:\d+\/nope\.pte: HTTP 404 Not Found/);
-    await expect(readSources([42 as never])).rejects.toThrowError(/unsupported source number 42/);
+    await expect(readSources([42 as never])).rejects.toThrowError(/unsupported source the number 42; expected/);
+    await expect(readSources([undefined as never])).rejects.toThrowError(/^load: unsupported source undefined; expected/);
+    // An HTTP 404 is a missing file, as ENOENT is; other statuses are access failures.
+    await expect(readSources([`${base}/nope.pte`])).rejects.toMatchObject({ code: ErrorCode.NotFound });
+    await expect(readSources([path.join(dir, 'missing.pte')])).rejects.toMatchObject({ code: ErrorCode.NotFound });
     const used = new Response('abc');
     await used.text();
     await expect(readSources([used])).rejects.toThrowError(TridentError);
+  });
+});
+
+describe('readSources: names and text', () => {
+  it('names each file by its path or URL, and bytes by nothing', async () => {
+    expect((await readWithProgress(file)).name).toBe(file);
+    expect((await readWithProgress(pathToFileURL(file))).name).toBe(pathToFileURL(file).href);
+    expect((await readWithProgress(new File([payload], 'model.pte'))).name).toBe('model.pte');
+    expect((await readWithProgress(payload)).name).toBe('');
+  });
+
+  it('takes a string holding a line break, or starting like a TFRT program, as MLIR text', async () => {
+    const text = 'func.func @f() -> i32 {\n  %x = tfrt.constant.i32 1\n  tfrt.return %x : i32\n}\n';
+    const read = await readWithProgress(text);
+    expect(new TextDecoder().decode(read.bytes)).toBe(text);
+    expect(read.name).toBe('');
+    expect(new TextDecoder().decode((await readWithProgress('func.func @g() { tfrt.return }')).bytes)).toBe('func.func @g() { tfrt.return }');
+    // A long one-line path is still a path (no ENAMETOOLONG from a program's text).
+    expect(isSourceText('models/func.func.pte')).toBe(false);
+    expect(isSourceText('//cdn.example.com/model.pte')).toBe(false);
+  });
+
+  it('says that a malformed URL is one, as a TridentError', async () => {
+    const err = await readSources(['http://']).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TridentError);
+    expect(err).toMatchObject({ code: ErrorCode.InvalidArgument, message: expect.stringContaining('"http://" is not a valid URL') });
   });
 });
 

@@ -67,7 +67,7 @@ describe('wasm loader', () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'trident-nowasm-'));
     env.wasmPaths = empty;
     const pending = load(new Uint8Array([0x1c, 0, 0, 0, 0x45, 0x54, 0x31, 0x32]));
-    await expect(pending).rejects.toMatchObject({ code: ErrorCode.NotFound });
+    await expect(pending).rejects.toMatchObject({ code: ErrorCode.BackendMissing });
     await expect(pending).rejects.toThrowError(`Trident wasm build not found at ${path.join(empty, 'trident.wasm')}`);
   });
 

@@ -687,14 +687,17 @@ def build_hostile(good: Dict[str, bytes]) -> List[Tuple[str, bytes, Dict[str, An
     out: List[Tuple[str, bytes, Dict[str, Any]]] = []
 
     def add(name: str, data: bytes, description: str, derived: Optional[str] = None,
-            mentions: Sequence[str] = (), run: Optional[Dict[str, Any]] = None) -> None:
+            mentions: Sequence[str] = (), run: Optional[Dict[str, Any]] = None,
+            code: str = "InvalidProgram") -> None:
         # "load_error": loading the file or preparing one of its methods fails.
         # "load_or_run_error": as above, or else running `run` fails.
         entry: Dict[str, Any] = {"description": description,
                                  "expect": "load_or_run_error" if run else "load_error"}
         if derived:
             entry["derived_from"] = derived
+        # What the error must say (what is wrong and where) and its code.
         entry["error_mentions"] = list(mentions)
+        entry["error_code"] = code
         if run:
             entry["run"] = run
         out.append(("hostile/" + name, data, entry))
@@ -703,18 +706,22 @@ def build_hostile(good: Dict[str, bytes]) -> List[Tuple[str, bytes, Dict[str, An
     program_size, _ = _header(affine)
     add("truncated.pte", affine[: program_size // 2],
         f"affine.pte cut to {program_size // 2} bytes, in the middle of the flatbuffer "
-        f"(its header still claims program_size {program_size}).", "affine.pte")
+        f"(its header still claims program_size {program_size}).", "affine.pte",
+        mentions=[f"program data is {program_size} bytes but the file is {program_size // 2}", "truncated"])
 
     add_pte = good["add.pte"]
     add("bad_magic.pte", add_pte[:4] + b"NOPE" + add_pte[8:],
-        "add.pte with bytes 4..8 replaced by 'NOPE' instead of the 'ET12' identifier.", "add.pte")
+        "add.pte with bytes 4..8 replaced by 'NOPE' instead of the 'ET12' identifier.", "add.pte",
+        mentions=['unrecognized model file: first bytes 1c 00 00 00 4e 4f 50 45 ("....NOPE")',
+                  'ExecuTorch program (.pte) ("ET" at byte 4)'])
 
     bad = bytearray(add_pte)
     pos = _root_field_pos(add_pte, 1)  # Program.execution_plan
     struct.pack_into("<I", bad, pos, len(add_pte) + 0x1000 - pos)
     add("bad_offsets.pte", bytes(bad),
         f"add.pte with the root table's execution_plan offset (at byte {pos}) pointing 4 KiB "
-        "past the end of the file.", "add.pte")
+        "past the end of the file.", "add.pte",
+        mentions=["program flatbuffer failed verification", "points outside the data"])
 
     def grow_segment(prog: Dict[str, Any]) -> None:
         prog["segments"][0]["size"] = 1 << 20
@@ -722,18 +729,22 @@ def build_hostile(good: Dict[str, bytes]) -> List[Tuple[str, bytes, Dict[str, An
     seg = _affine_program().serialize(json_hook=grow_segment)
     add("segment_past_end.pte", seg,
         f"affine.pte whose Program.segments[0] claims 1 MiB of data; the file is {len(seg)} bytes "
-        "(the extended header's segment_data_size still tells the truth).", "affine.pte")
+        "(the extended header's segment_data_size still tells the truth).", "affine.pte",
+        mentions=["segment 0 [0, +1048576)", f"past the end of the {len(seg)}-byte file"])
 
     pb, _, _ = build_add()
     pb.methods[0].non_const_buffer_sizes = [0, 536870912]
     add("huge_plan.pte", pb.serialize(),
         "add.pte whose memory plan asks for one 512 MiB buffer (non_const_buffer_sizes "
-        "[0, 536870912]); must fail cleanly under a planned-memory limit, not allocate.", "add.pte")
+        "[0, 536870912]); must fail cleanly under a planned-memory limit, not allocate.", "add.pte",
+        mentions=["method 'forward': memory plan needs 536870912 bytes", "over the limit of"],
+        code="LimitExceeded")
 
     add("missing_op.pte", _single_op("custom::does_not_exist.out").serialize(),
         "forward(x: f32[3]) calls custom::does_not_exist.out(x, out, out), an operator no "
         "runtime registers: loading must fail naming it.",
-        mentions=["custom::does_not_exist.out"])
+        mentions=["method 'forward' uses 1 operator not registered in this build: custom::does_not_exist.out"],
+        code="OperatorMissing")
 
     pb = ProgramBuilder()
     m = pb.method("forward")
@@ -745,7 +756,8 @@ def build_hostile(good: Dict[str, bytes]) -> List[Tuple[str, bytes, Dict[str, An
     m.output(y)
     add("missing_backend.pte", pb.serialize(),
         "forward(x: f32[3]) is one DelegateCall to backend id 'NoSuchBackend' (blob in segment 1): "
-        "loading must fail naming the backend.", mentions=["NoSuchBackend"])
+        "loading must fail naming the backend.",
+        mentions=["delegate 0 needs backend 'NoSuchBackend', which is not registered"], code="BackendMissing")
 
     pb = ProgramBuilder()
     m = pb.method("forward")
@@ -757,19 +769,21 @@ def build_hostile(good: Dict[str, bytes]) -> List[Tuple[str, bytes, Dict[str, An
     add("external_missing.pte", pb.serialize(),
         "forward(x: f32[3]) = x + weight, where weight is an EXTERNAL tensor with "
         "fully_qualified_name 'weight.missing' and no .ptd is supplied: loading the method must "
-        "fail naming the key.", mentions=["weight.missing"])
+        "fail naming the key.", mentions=["tensor 'weight.missing' lives in an external data file (.ptd)"],
+        code="ExternalDataMissing")
 
     pb, _, _ = build_add()
     body = pb.methods[0].instructions[0][1]
     body["args"][2] = 1000
     add("bad_arg_index.pte", pb.serialize(validate=False),
         "add.pte whose KernelCall passes value index 1000 as alpha; the method has 4 values.",
-        "add.pte")
+        "add.pte", mentions=["instruction 0: argument 2 refers to value 1000 (the table has 4)"])
 
     pb, _, _ = build_add()
     pb.methods[0].instructions[0][1]["op_index"] = 7
     add("bad_op_index.pte", pb.serialize(validate=False),
-        "add.pte whose KernelCall uses op_index 7; the method has 1 operator.", "add.pte")
+        "add.pte whose KernelCall uses op_index 7; the method has 1 operator.", "add.pte",
+        mentions=["instruction 0: KernelCall names operator 7 (the method has 1)"])
 
     pb, _, _ = build_jump()
     pb.methods[0].instructions[0][1]["destination_instruction"] = 99
@@ -777,7 +791,8 @@ def build_hostile(good: Dict[str, bytes]) -> List[Tuple[str, bytes, Dict[str, An
         "jump.pte whose first JumpFalseCall jumps to instruction 99 (the method has 5); "
         "rejected at load, or at the latest when the jump is taken (flag = false).", "jump.pte",
         run={"method": "forward", "inputs": [tensor("float32", [3], [1, 2, 3]),
-                                             tensor("float32", [3], [4, 5, 6]), scalar("Bool", False)]})
+                                             tensor("float32", [3], [4, 5, 6]), scalar("Bool", False)]},
+        mentions=["JumpFalseCall jumps to instruction 99 (the method has 5)"])
 
     pb = ProgramBuilder()
     m = pb.method("forward")
@@ -788,7 +803,9 @@ def build_hostile(good: Dict[str, bytes]) -> List[Tuple[str, bytes, Dict[str, An
     add("bad_list_item.pte", pb.serialize(validate=False),
         "permute_copy.out whose dims IntList lists value 0, a Tensor, where Int values belong: "
         "rejected when the method is prepared, or at the latest when the kernel reads the list.",
-        run={"method": "forward", "inputs": [tensor("float32", [2, 3], [1, 2, 3, 4, 5, 6])]})
+        run={"method": "forward", "inputs": [tensor("float32", [2, 3], [1, 2, 3, 4, 5, 6])]},
+        mentions=["instruction 0 (aten::permute_copy.out): argument 1: IntList item 0 is Tensor, expected Int"],
+        code="InvalidType")
     return out
 
 

@@ -14,6 +14,7 @@ import { attachJsKernels } from '../custom-kernels.js';
 import { env } from '../env.js';
 import { ErrorCode, TridentError } from '../errors.js';
 import { fileExists, fileUrlToPath, isNode, readFileWithProgress } from '../node/node-fs.js';
+import { notice } from '../threads.js';
 import type { ModuleFactory, ModuleFactoryOptions, TridentModule } from './types.js';
 
 const DEFAULT_WASM_DIR = new URL('../../wasm/', import.meta.url);
@@ -100,7 +101,7 @@ async function wasmDir(): Promise<URL> {
   const configured = env.wasmPaths;
   if (configured === undefined) return DEFAULT_WASM_DIR;
   let url: URL;
-  if (configured instanceof URL) url = configured;
+  if (typeof configured === 'object' && configured !== null) url = new URL(configured.href);
   else if (/^[a-zA-Z][a-zA-Z0-9+.-]+:/.test(configured)) url = new URL(configured);
   else if (isNode) url = (await import('node:url')).pathToFileURL(configured);
   else url = new URL(configured, globalThis.location?.href);
@@ -125,19 +126,10 @@ async function useThreads(dir: URL, choice: ThreadsChoice): Promise<boolean> {
   const url = new URL('trident-threads.wasm', dir);
   const present = await exists(url);
   if (!present) {
-    if (choice === true) throw new TridentError(`threads were required but ${url.href} does not exist`, ErrorCode.NotFound);
+    if (choice === true) throw new TridentError(`threads were required but ${url.href} does not exist`, ErrorCode.BackendMissing);
     notice(`Trident: using the single-threaded build: ${url.href} was not found.`);
   }
   return present;
-}
-
-const noticed = new Set<string>();
-
-/** One console line per reason and process (or page). */
-function notice(text: string): void {
-  if (noticed.has(text)) return;
-  noticed.add(text);
-  console.info(text);
 }
 
 /** env.numThreads, or the machine's logical cores. */
@@ -170,7 +162,7 @@ async function readWasm(url: URL): Promise<Uint8Array> {
   if (url.protocol === 'file:' && isNode) {
     const path = await fileUrlToPath(url);
     if (!(await fileExists(path))) {
-      throw new TridentError(`Trident wasm build not found at ${path}; ${hint}`, ErrorCode.NotFound);
+      throw new TridentError(`Trident wasm build not found at ${path}; ${hint}`, ErrorCode.BackendMissing);
     }
     return readFileWithProgress(path);
   }
@@ -181,7 +173,7 @@ async function readWasm(url: URL): Promise<Uint8Array> {
     throw new TridentError(`cannot fetch ${url.href}: ${(err as Error).message}`, ErrorCode.AccessFailed, { cause: err });
   }
   if (!response.ok) {
-    throw new TridentError(`cannot fetch ${url.href}: HTTP ${response.status}; ${hint}`, ErrorCode.NotFound);
+    throw new TridentError(`cannot fetch ${url.href}: HTTP ${response.status}; ${hint}`, response.status === 404 ? ErrorCode.BackendMissing : ErrorCode.AccessFailed);
   }
   return new Uint8Array(await response.arrayBuffer());
 }

@@ -38,7 +38,7 @@ export class NativeHandle {
     module: TridentModule,
     bytes: Uint8Array,
     dataFiles: readonly Uint8Array[],
-    options: { maxPlannedBytes: number; numThreads: number; optimize: boolean; memoryPlan: number },
+    options: { maxPlannedBytes: number; numThreads: number; optimize: boolean; memoryPlan: number; sourceName: string },
   ): NativeHandle {
     const handle = new NativeHandle(module, new module.NativeProgram());
     try {
@@ -47,7 +47,9 @@ export class NativeHandle {
         handle.check(handle.live().addDataFile(ptr, data.length), `external data file ${i}`);
       });
       const ptr = handle.copyIn(bytes, 'the program');
-      handle.check(handle.live().load(ptr, bytes.length, options.maxPlannedBytes, options.optimize, options.memoryPlan, options.numThreads), 'cannot load the program');
+      const program = handle.live();
+      const status = program.load(ptr, bytes.length, options.maxPlannedBytes, options.optimize, options.memoryPlan, options.numThreads, options.sourceName);
+      handle.check(status, options.sourceName === '' ? 'cannot load the program' : `cannot load ${options.sourceName}`);
     } catch (err) {
       handle.dispose();
       throw err;
@@ -102,6 +104,13 @@ export class NativeHandle {
 
   setBool(method: number, name: string, index: number, value: boolean): void {
     if (this.live().setInputBool(method, index, value) !== 0) this.fail(`run('${name}')`);
+  }
+
+  /** What the program printed since the last call (TFRT's tfrt.print.*). */
+  takePrinted(): string {
+    const program = this.live();
+    // A string return allocates in the heap; most runs print nothing.
+    return program.printedSize() === 0 ? '' : program.takePrinted();
   }
 
   setThreads(threads: number): void {

@@ -5,7 +5,8 @@
 export interface NativeProgram {
   addDataFile(ptr: number, len: number): number;
   /** memoryPlan: 0 auto, 1 file, 2 lifetimes (host_model.h's MemoryPlanChoice). */
-  load(ptr: number, len: number, maxPlannedBytes: number, optimize: boolean, memoryPlan: number, threads: number): number;
+  /** sourceName: what messages call the file (its path), '' when it has none. */
+  load(ptr: number, len: number, maxPlannedBytes: number, optimize: boolean, memoryPlan: number, threads: number, sourceName: string): number;
   format(): string;
   describe(): string;
   /** Where prepareInput reads an input's sizes (int32[16]). */
@@ -28,6 +29,10 @@ export interface NativeProgram {
   bundledTestCount(): number;
   bundledTest(index: number): string;
   sampleInputs(method: string): string;
+  /** What the program printed since the last call (TFRT's tfrt.print.*). */
+  takePrinted(): string;
+  /** Bytes takePrinted() would return; asking allocates nothing. */
+  printedSize(): number;
   lastError(): string;
   lastErrorCode(): number;
   delete(): void;
@@ -58,8 +63,16 @@ export interface TridentModule {
   valueLayout(): string;
   /** Heap allocations (malloc and friends) since the module started. */
   heapAllocations(): number;
-  /** Routes operator `name` to the JS kernel call-back; returns an Error code. */
-  registerJsKernel(name: string): number;
+  /**
+   * Routes operator `name` to the JS kernel call-back for registration `id`
+   * (programs loaded from now on), with `outs` out tensors checked at load;
+   * returns an Error code.
+   */
+  registerJsKernel(name: string, id: number, outs: number): number;
+  /** Removes the JS kernel `name`, restoring the built-in it replaced; returns an Error code. */
+  unregisterJsKernel(name: string): number;
+  /** Whether the build has a kernel `name` of its own. */
+  hasBuiltinKernel(name: string): boolean;
   /** MLIR text to BEF: {bytes} or {error, message, line, column}. */
   mlirToBef(source: string, filename: string): { bytes?: Uint8Array; error?: string; message?: string; line?: number; column?: number };
   /** Runs a BEF file like bef_executor; options and answer are JSON. */

@@ -1,6 +1,7 @@
 // File access for Node. Imported lazily (dynamic import of node: modules) so
 // that the same build runs in browsers, which never reach these paths.
 
+import { throwIfAborted, type AbortSignalLike } from '../abort.js';
 import { ErrorCode, TridentError } from '../errors.js';
 
 export type ReportProgress = (loaded: number, total: number | undefined) => void;
@@ -18,9 +19,9 @@ const CHUNK_BYTES = 1 << 20;
 export async function readFileWithProgress(
   path: string,
   report: ReportProgress = () => {},
-  signal?: AbortSignal,
+  signal?: AbortSignalLike,
 ): Promise<Uint8Array> {
-  signal?.throwIfAborted();
+  throwIfAborted(signal);
   const fs = await import('node:fs/promises');
   let handle;
   try {
@@ -34,7 +35,7 @@ export async function readFileWithProgress(
     report(0, size);
     let offset = 0;
     while (offset < size) {
-      signal?.throwIfAborted();
+      throwIfAborted(signal);
       const { bytesRead } = await handle.read(out, offset, Math.min(CHUNK_BYTES, size - offset), offset);
       if (bytesRead === 0) {
         throw new TridentError(`cannot read '${path}': file shrank to ${offset} bytes while reading (expected ${size})`, ErrorCode.AccessFailed);
