@@ -94,5 +94,12 @@ export function printReport(r) {
   out.push(`- one run ≤ ${t.run_overhead.limit_us} µs: ${mark(t.run_overhead.met)}`);
   out.push(`- 2 threads ≥ ${t.threads.limit}× 1 thread: ${t.threads.measured ? mark(t.threads.met) : `not measured: ${t.threads.reason}`}` +
     (t.threads.results.length ? ` (${t.threads.results.map((s) => `${s.model} ${PATH_LABEL[s.path] ?? s.path} ×${s.speedup.toFixed(2)}`).join(', ')})` : ''));
+  // Reports saved before this target existed lack it.
+  if (t.xnnpack) {
+    const x = t.xnnpack;
+    const measured = x.results.map((s) => `${s.model} ${ms(s.xnnpack_ms)} / ${ms(s.portable_ms)} ms = ${s.ratio.toFixed(2)}`);
+    const notRun = x.missing?.length ? [`${x.missing.join(', ')} not in this run`] : [];
+    out.push(`- XNNPACK delegate not slower than portable (.pte XNNPACK / .pte portable median ≤ ${x.limit}): ${mark(x.met)} (${[...measured, ...notRun].join('; ')})`);
+  }
   console.log(out.join('\n'));
 }

@@ -91,9 +91,10 @@ interface PathResult {
     const t = report.targets;
     expect(t.size.met).toBe(t.size.gzip_bytes <= t.size.limit_gzip_bytes);
     expect(t.run_overhead.met).toBe(report.run_overhead.median_us <= 20);
-    // --quick runs no target model: the speed verdict must not claim success.
+    // --quick runs no target model: the speed verdicts must not claim success.
     expect(t.speed.results).toEqual([]);
     expect(t.speed.met).toBe(false);
+    expect(t.xnnpack).toMatchObject({ limit: 1.02, models: ['mobilenet_v2'], results: [], met: false, missing: ['mobilenet_v2'] });
 
     // 2 threads against 1 on the threads build, every path of the smoke model.
     const scaling = report.thread_scaling as Array<{
@@ -152,6 +153,7 @@ interface PathResult {
     expect(r.stdout).toMatch(/SGEMM against the ceiling timed in its own rounds \(one 10 ms sample a round, median\): sgemm_256 [\d.]+ GFLOP\/s, \.pte portable \d+%/);
     expect(r.stdout).toMatch(/One run of add_vec4\.pte from JS: median [\d.]+ µs/);
     expect(r.stdout).toMatch(/This thread's state \(a 2 x 16 gemm tile over L1 data against the mul\+add chains, 40 ms a reading\): \d+% before the tables, \d+% between them, \d+% after\./);
+    expect(r.stdout).toContain('- XNNPACK delegate not slower than portable (.pte XNNPACK / .pte portable median ≤ 1.02): NOT met (mobilenet_v2 not in this run)');
   }, 120_000);
 
   it('prints the threads table with what the machine gave 2 workers', () => {

@@ -1,14 +1,19 @@
 // Conformance on the real ExecuTorch corpus in ../shared/corpus/pte:
 // 1. every GOLDENS.json case of a supported program gives the expected
 //    outputs within the stated tolerance;
-// 2. every .pte/.bpte in the corpus either loads, or is listed below as
-//    expected-unsupported and fails with a TridentError naming what it needs;
-// 3. no file crashes the module: after every failure, a small program still
+// 2. every .pte/.bpte in the corpus either loads and runs, or is listed below
+//    as expected-unsupported and fails with a TridentError naming what it
+//    needs;
+// 3. a program without goldens runs every method on zeros without error,
+//    each output of its declared dtype and shape and finite, and matches a
+//    reference computed here from seeded inputs (../helpers/pte-references.ts;
+//    the goldens of a byte-identical twin too, where one has them);
+// 4. no file crashes the module: after every failure, a small program still
 //    loads and runs in the same module instance.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { Tensor, TridentError, load, type InputValue, type Model } from '../helpers/trident.js';
+import { Tensor, TridentError, load, type InputValue, type MethodInfo, type Model, type OutputValue } from '../helpers/trident.js';
 import { CORPUS, PTE_CORPUS, corpusFile, describeShared, hasShared } from '../helpers/shared.js';
 import {
   argmax,
@@ -21,11 +26,13 @@ import {
   toleranceOf,
   type GoldenEntry,
 } from '../helpers/goldens.js';
+import { REFERENCES } from '../helpers/pte-references.js';
 
 /**
- * Files that cannot load yet, with what they need (from the corpus MANIFEST:
- * delegates and vendor kernels). The load error must name one of these. A
- * listed file that loads fails the test, so the table stays true.
+ * Files that cannot load or run yet, with what they need (from the corpus
+ * MANIFEST: delegates and vendor kernels). The load error, or else the error
+ * of the run on zeros, must name one of these. A listed file that loads and
+ * runs fails the test, so the table stays true.
  */
 const EXPECTED_UNSUPPORTED: Record<string, readonly string[]> = {
   'Arm-Examples__CMSIS-Executorch/ai_layer__engine__model__ethos_u_minimal_example.pte': ['EthosUBackend', 'quantized_decomposed::'],
@@ -59,7 +66,13 @@ const EXTRA_DATA_FILES: Record<string, readonly string[]> = {
 
 const goldens: Record<string, GoldenEntry> = hasShared ? readGoldens(path.join(PTE_CORPUS, 'GOLDENS.json')) : {};
 const programs: string[] = hasShared ? listPrograms(PTE_CORPUS) : [];
-const tally = { passed: 0, unsupported: 0, cases: 0, smokeErrors: [] as string[] };
+const tally = { passed: 0, unsupported: 0, cases: 0, references: 0, twins: [] as string[] };
+
+/** The file with goldens whose bytes equal `file`'s (the MANIFEST lists such duplicates), if any. */
+function goldenTwin(file: string): string | undefined {
+  const bytes = readFileSync(corpusFile(file));
+  return Object.keys(goldens).find((other) => other !== file && readFileSync(corpusFile(other)).equals(bytes));
+}
 
 function listPrograms(root: string): string[] {
   const out: string[] = [];
@@ -179,48 +192,89 @@ async function runGoldens(file: string, entry: GoldenEntry, model: Model): Promi
   return failures;
 }
 
+const SCALAR_TYPES: Partial<Record<string, readonly string[]>> = {
+  Int: ['number', 'bigint'],
+  Double: ['number'],
+  Bool: ['boolean'],
+  String: ['string'],
+};
+
+/**
+ * Outputs as the method declares them: their number and kinds; tensors of
+ * the declared dtype, of the declared shape (static) or within it (bounded:
+ * same rank, no dimension above its bound), and float ones finite.
+ */
+function expectDeclaredOutputs(where: string, method: MethodInfo, outputs: OutputValue[]): void {
+  expect(outputs.length, `${where}: number of outputs`).toBe(method.outputs.length);
+  outputs.forEach((y, j) => {
+    const spec = method.outputs[j]!;
+    const what = `${where}: output ${j}`;
+    if (spec.kind === 'None') return expect(y, what).toBeNull();
+    if (spec.kind !== 'Tensor') {
+      expect(SCALAR_TYPES[spec.kind], `${what}: a ${spec.kind} this test checks`).toBeDefined();
+      return expect(SCALAR_TYPES[spec.kind], `${what}: ${String(y)} is a ${spec.kind}`).toContain(typeof y);
+    }
+    expect(y, what).toBeInstanceOf(Tensor);
+    const t = y as Tensor;
+    expect(t.dtype, `${what} dtype`).toBe(spec.dtype);
+    if (spec.dynamism === 'static') expect(t.shape, `${what} shape`).toEqual(spec.shape);
+    else if (spec.dynamism === 'bounded') {
+      expect(t.shape.length, `${what} rank`).toBe(spec.shape!.length);
+      t.shape.forEach((d, i) => expect(d, `${what} dim ${i} within its bound [${spec.shape}]`).toBeLessThanOrEqual(spec.shape![i]!));
+    }
+    if (t.data instanceof Float32Array || t.data instanceof Float64Array) {
+      const bad = t.data.findIndex((v) => !Number.isFinite(v));
+      expect(bad, `${what}: element ${bad} is ${t.data[bad]}, not finite`).toBe(-1);
+    }
+  });
+}
+
 /** Delegated programs without goldens: seeded inputs, finite outputs of the declared shapes. */
 async function seededRuns(file: string, model: Model, shapes: number[][][]): Promise<void> {
   const method = model.method('forward');
   for (const [k, inputShapes] of shapes.entries()) {
     const inputs = inputShapes.map((shape, i) => new Tensor('float32', seededNormal(shape.reduce((a, b) => a * b, 1), 10 * k + i), shape));
     const outputs = await model.run('forward', inputs);
-    outputs.forEach((y, j) => {
-      const spec = method.outputs[j]!;
-      expect(y, `${file} output ${j}`).toBeInstanceOf(Tensor);
-      const t = y as Tensor;
-      if (spec.dynamism === 'static') expect(t.shape, `${file} output ${j} shape`).toEqual(spec.shape);
-      expect((t.toArray() as number[]).every(Number.isFinite), `${file} output ${j} at inputs ${JSON.stringify(inputShapes)} is finite`).toBe(true);
-    });
+    expectDeclaredOutputs(`${file} at inputs ${JSON.stringify(inputShapes)}`, method, outputs);
     tally.cases++;
   }
 }
 
-/** Programs without goldens still run once on zeros: a failure must be a TridentError, never a crash. */
+/**
+ * Every method of a program without goldens runs on zeros (on its declared
+ * input shapes): it must not fail, and its outputs must be as declared.
+ * Zeros are in every corpus program's domain; a program that cannot run
+ * belongs in EXPECTED_UNSUPPORTED, saying what it needs.
+ */
 async function smokeRun(file: string, model: Model): Promise<void> {
   for (const method of model.methods) {
-    const inputs = method.inputs.map((spec): InputValue | undefined => {
+    const inputs = method.inputs.map((spec): InputValue => {
       if (spec.kind === 'Tensor') return Tensor.zeros(spec.dtype!, spec.shape!);
       if (spec.kind === 'Int' || spec.kind === 'Double') return 0;
       if (spec.kind === 'Bool') return false;
       if (spec.kind === 'None') return null;
-      return undefined;
+      throw new Error(`${file} ${method.name}: input kind ${spec.kind} has no zero here; add one`);
     });
-    if (inputs.includes(undefined)) continue;
-    try {
-      await model.run(method.name, inputs as InputValue[]);
-    } catch (err) {
-      expect(err, `${method.name} on zeros threw a non-TridentError`).toBeInstanceOf(TridentError);
-      tally.smokeErrors.push(`${file} ${method.name}: ${(err as Error).message}`);
-    }
+    const outputs = await model.run(method.name, inputs);
+    expectDeclaredOutputs(`${file} ${method.name} on zeros`, method, outputs);
   }
+}
+
+/** A load or run failure of a listed file: a TridentError naming what it needs. */
+async function expectNeeds(file: string, err: unknown, needs: readonly string[]): Promise<void> {
+  expect(err).toBeInstanceOf(TridentError);
+  const message = (err as Error).message;
+  expect(needs.some((n) => message.includes(n)), `"${message}" names none of ${needs.join(', ')}`).toBe(true);
+  await expectModuleHealthy(file);
+  tally.unsupported++;
 }
 
 describeShared('conformance: ExecuTorch .pte corpus', () => {
   afterAll(() => {
-    console.log(`conformance: ${tally.passed} passed, ${tally.unsupported} expected-unsupported (${tally.cases} golden checks passed)`);
-    // Not failures (zeros may be outside a program's domain), but worth seeing.
-    for (const line of tally.smokeErrors) console.log(`  run on zeros failed cleanly: ${line}`);
+    console.log(
+      `conformance: ${tally.passed} passed, ${tally.unsupported} expected-unsupported (${tally.cases} golden checks passed; ` +
+        `${tally.references} programs without goldens matched their references${tally.twins.length ? `, ${tally.twins.join(', ')}` : ''})`,
+    );
   });
 
   it('finds the corpus, and every GOLDENS entry and table row names a corpus file', () => {
@@ -230,36 +284,60 @@ describeShared('conformance: ExecuTorch .pte corpus', () => {
       ...Object.keys(EXPECTED_UNSUPPORTED),
       ...Object.keys(EXTRA_DATA_FILES),
       ...Object.keys(DELEGATED_SEEDED_RUNS),
+      ...Object.keys(REFERENCES),
     ]) {
       expect(programs, `listed file ${file}`).toContain(file);
     }
+    // A program that runs without goldens must be checked against something.
+    const unchecked = programs.filter((f) => !goldens[f] && !EXPECTED_UNSUPPORTED[f] && !DELEGATED_SEEDED_RUNS[f] && !REFERENCES[f]);
+    expect(unchecked, 'programs without goldens and without a reference in pte-references.ts').toEqual([]);
   });
 
   for (const file of programs) {
     const needs = EXPECTED_UNSUPPORTED[file];
     const entry = goldens[file];
-    it(needs ? `${file} fails to load, naming ${needs.join(' or ')}` : `${file} loads${entry ? ' and matches its goldens' : ''}`, async () => {
+    const reference = REFERENCES[file];
+    const title = needs
+      ? `${file} fails to load or run, naming ${needs.join(' or ')}`
+      : entry
+        ? `${file} loads and matches its goldens`
+        : DELEGATED_SEEDED_RUNS[file]
+          ? `${file} loads and runs on seeded inputs`
+          : `${file} runs on zeros and matches its reference: ${reference?.what ?? 'none yet'}`;
+    it(title, async () => {
       const dataFiles = [...(entry?.data_files ?? []), ...(EXTRA_DATA_FILES[file] ?? [])].map(corpusFile);
       let model: Model;
       try {
         model = await load(corpusFile(file), { dataFiles });
       } catch (err) {
         if (!needs) throw err;
-        expect(err).toBeInstanceOf(TridentError);
-        const message = (err as Error).message;
-        expect(needs.some((n) => message.includes(n)), `"${message}" names none of ${needs.join(', ')}`).toBe(true);
-        await expectModuleHealthy(file);
-        tally.unsupported++;
-        return;
+        return expectNeeds(file, err, needs);
       }
+      let unsupported: unknown = null;
       try {
-        if (needs) throw new Error(`${file} loaded, but EXPECTED_UNSUPPORTED says it needs ${needs.join(' or ')}: update the table`);
-        if (entry) expect(await runGoldens(file, entry, model)).toEqual([]);
+        if (needs) {
+          // Some needs show only when the instruction that has them runs.
+          unsupported = await smokeRun(file, model).then(() => null, (err: unknown) => err);
+          if (unsupported === null) {
+            throw new Error(`${file} loaded and ran, but EXPECTED_UNSUPPORTED says it needs ${needs.join(' or ')}: update the table`);
+          }
+        } else if (entry) expect(await runGoldens(file, entry, model)).toEqual([]);
         else if (DELEGATED_SEEDED_RUNS[file]) await seededRuns(file, model, DELEGATED_SEEDED_RUNS[file]!);
-        else await smokeRun(file, model);
+        else {
+          if (!reference) throw new Error(`${file} has no goldens and no reference: add one to tests/helpers/pte-references.ts`);
+          await smokeRun(file, model);
+          const twin = goldenTwin(file);
+          if (twin) {
+            expect(await runGoldens(file, goldens[twin]!, model), `the goldens of its byte-identical twin ${twin}`).toEqual([]);
+            tally.twins.push(`${path.basename(file)} also passed the goldens of its twin ${twin}`);
+          }
+          await reference.check(model, file);
+          tally.references++;
+        }
       } finally {
         model.dispose();
       }
+      if (needs) return expectNeeds(file, unsupported, needs);
       await expectModuleHealthy(file);
       tally.passed++;
     });
