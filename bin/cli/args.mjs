@@ -14,8 +14,8 @@ export const USAGE = `usage:
 SPEC: a .npy file, a JSON tensor '{"dtype":"float32","shape":[2,2],"values":[1,2,3,4]}',
       a number (Int or Double, as the method's input expects), true/false, or null (None).
 NAME defaults to the file's only method, or to 'forward'. Without --input, a
-file's stored sample inputs (a .pt2's data/sample_inputs) are used. Inputs are
-numbered from 0 in messages, as in the API.
+file's stored sample inputs (a .pt2's data/sample_inputs) are used. Messages
+number the --input flags from 0, as the API numbers inputs.
 --bundled runs a .bpte's embedded test cases and compares each with its expected
 outputs (exit 1 when one differs). --threads N spreads kernels over N threads.
 --top K prints the K largest values of each output with their indices (classifiers).

@@ -38,7 +38,7 @@ export async function run(file, options) {
     const info = model.method(method);
     const inputs = [];
     for (const [i, spec] of options.input.entries()) {
-      inputs.push(await parseInputSpec(spec, info.inputs[i], `input ${i}`));
+      inputs.push(await parseInputSpec(spec, info.inputs[i], `--input ${i}`));
     }
     if (options.input.length === 0 && info.inputs.length > 0) {
       inputs.push(...(model.sampleInputs(method) ?? []));

@@ -19,7 +19,7 @@ const SPECIAL = { nan: NaN, inf: Infinity, '+inf': Infinity, '-inf': -Infinity, 
  * @param {import('../../dist/js/index.js').ValueInfo | undefined} info the
  *   signature of this input (undefined if the method has fewer inputs; run()
  *   then reports the count mismatch)
- * @param {string} where e.g. "input 0", numbered from 0 as run() numbers inputs
+ * @param {string} where e.g. "--input 0": numbered from 0, as run() numbers inputs
  */
 export async function parseInputSpec(spec, info, where) {
   const text = spec.trim();

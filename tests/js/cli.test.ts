@@ -196,18 +196,18 @@ describe('trident CLI on fixture programs', () => {
       { type: 'Double', value: -1.5 },
       { type: 'Bool', value: false },
     ]);
-    // Inputs are numbered from 0, as run() numbers them.
-    expectFailure(trident('run', scalars, '--input', '2.5', '--input', '1', '--input', 'true'), /trident: input 0: the input is an Int but 2\.5 is not an integer/);
-    expectFailure(trident('run', scalars, '--input', '1', '--input', '1', '--input', '1'), /trident: input 2: the input is a Bool; pass true or false/);
+    // --input flags are numbered from 0, as run() numbers inputs.
+    expectFailure(trident('run', scalars, '--input', '2.5', '--input', '1', '--input', 'true'), /trident: --input 0: the input is an Int but 2\.5 is not an integer/);
+    expectFailure(trident('run', scalars, '--input', '1', '--input', '1', '--input', '1'), /trident: --input 2: the input is a Bool; pass true or false/);
     const answer = trident('run', fixture('multi_method.pte'), '--method', 'get_answer', '--json');
     expect(JSON.parse(answer.stdout).outputs).toEqual([{ type: 'Int', value: 42 }]);
   });
 
   it('fails in one line on wrong inputs', () => {
     expectFailure(trident('run', add, '--input', t22([1, 2, 3, 4]), '--json'), /run\('forward'\): expected 2 inputs \(float32\[2, 2\], float32\[2, 2\]\), got 1/);
-    expectFailure(trident('run', add, '--input', '3', '--input', t22([1, 2, 3, 4])), /input 0: a bare number was given but the input is a float32\[2, 2\] tensor/);
-    expectFailure(trident('run', add, '--input', '{"dtype":', '--input', t22([1, 2, 3, 4])), /input 0: invalid JSON/);
-    expectFailure(trident('run', add, '--input', 'nothing.npy', '--input', t22([1, 2, 3, 4])), /input 0: 'nothing\.npy' is not a JSON tensor/);
+    expectFailure(trident('run', add, '--input', '3', '--input', t22([1, 2, 3, 4])), /--input 0: a bare number was given but the input is a float32\[2, 2\] tensor/);
+    expectFailure(trident('run', add, '--input', '{"dtype":', '--input', t22([1, 2, 3, 4])), /--input 0: invalid JSON/);
+    expectFailure(trident('run', add, '--input', 'nothing.npy', '--input', t22([1, 2, 3, 4])), /--input 0: 'nothing\.npy' is not a JSON tensor/);
     // The API's messages number inputs the same way.
     expectFailure(trident('run', add, '--input', t22([1, 2, 3, 4]), '--input', '{"dtype":"int32","shape":[2,2],"values":[1,2,3,4]}'), /run\('forward'\): input 1: dtype int32, expected float32/);
     expectFailure(trident('run', add, '--method', 'nope'), /no method 'nope' in this program/);
