@@ -10,25 +10,13 @@
 // Nothing is replaced silently: a built-in kernel, or a JS kernel registered
 // earlier, is replaced only with `override: true`.
 
-import { arrayClassOf } from './dtype.js';
 import { ErrorCode, TridentError } from './errors.js';
 import { Tensor, type AnyTensor } from './tensor.js';
+import { bindJsKernel, hasBuiltinKernel, installKernelBridge, unbindJsKernel, type KernelValue } from './native/js-kernel-bridge.js';
 import { loadWasm } from './native/load-wasm.js';
 import type { TridentModule } from './native/types.js';
-import { isScalarRecord, scalarValue, ValueReader, type RawValue } from './native/value-descriptor.js';
-import { intValue } from './values.js';
 
-/** One KernelCall argument as a JS kernel sees it. */
-export type KernelValue =
-  | AnyTensor
-  | number
-  | bigint
-  | boolean
-  | string
-  | null
-  | readonly (number | bigint)[]
-  | readonly boolean[]
-  | readonly (AnyTensor | null)[];
+export type { KernelValue };
 
 /**
  * What a kernel may return: anything but a promise (the return value is
@@ -150,7 +138,7 @@ export function unregisterKernel(name: string): boolean {
   const registration = current.get(name);
   if (registration === undefined) return false;
   current.delete(name);
-  for (const module of attached) module.unregisterJsKernel(name);
+  for (const module of attached) unbindJsKernel(module, name);
   return true;
 }
 
@@ -162,9 +150,7 @@ export function registeredKernels(): string[] {
 /** Called once per instantiated module: installs the call-back and every kernel registered so far. */
 export function attachJsKernels(module: TridentModule): void {
   attached.add(module);
-  const reader = ValueReader.of(module);
-  (module as { tridentRunJsKernel?: unknown }).tridentRunJsKernel = (id: number, address: number, count: number): string | undefined =>
-    runJsKernel(module, reader, id, address, count);
+  installKernelBridge(module, runJsKernel);
   for (const registration of [...current.values()]) install(module, registration);
 }
 
@@ -173,29 +159,32 @@ function install(module: TridentModule, registration: Registration): void {
   const { name, id, outputs, override } = registration;
   const where = `registerKernel(${JSON.stringify(name)})`;
   let error: TridentError | undefined;
-  if (!override && module.hasBuiltinKernel(name)) {
+  if (!override && hasBuiltinKernel(module, name)) {
     error = new TridentError(
       `${where}: the runtime has a built-in kernel of this name; pass { override: true } to replace it for the programs loaded from now on`,
       ErrorCode.InvalidState,
     );
   } else {
-    const status = module.registerJsKernel(name, id, outputs);
-    if (status !== 0) error = new TridentError(`${where}: the runtime refused it (status ${status})`, ErrorCode.Internal);
+    try {
+      bindJsKernel(module, name, id, outputs);
+    } catch (err) {
+      error = err as TridentError;
+    }
   }
   if (error !== undefined && current.get(name) === registration) {
     current.delete(name);
-    for (const other of attached) if (other !== module) other.unregisterJsKernel(name);
+    for (const other of attached) if (other !== module) unbindJsKernel(other, name);
   }
   registration.settle?.(error);
   delete registration.settle;
 }
 
-/** Runs registration `id` on the `count` argument records at `address`: undefined, or what went wrong. */
-function runJsKernel(module: TridentModule, reader: ValueReader, id: number, address: number, count: number): string | undefined {
+/** Runs registration `id` on a call's arguments: undefined, or what went wrong. */
+function runJsKernel(id: number, readArgs: () => KernelValue[]): string | undefined {
   const kernel = registrations.get(id);
   if (kernel === undefined) return `JS kernel registration ${id} is unknown`;
   try {
-    const args = reader.read(address, count, 'argument').map((a) => toValue(module, a));
+    const args = readArgs();
     // KernelCall layout: inputs, outs, then one return slot when there are
     // outs (the load checked that the call has exactly `outputs` outs).
     const returns = kernel.outputs > 0 ? 1 : 0;
@@ -219,26 +208,4 @@ function runJsKernel(module: TridentModule, reader: ValueReader, id: number, add
 
 function isThenable(value: unknown): boolean {
   return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
-
-function toValue(module: TridentModule, a: RawValue): KernelValue {
-  if (isScalarRecord(a)) return scalarValue(a);
-  switch (a.kind) {
-    case 'Tensor': {
-      const cls = arrayClassOf(a.dtype);
-      // A view, not a copy: outs are written straight into the runtime's memory.
-      const view = new cls(module.HEAPU8.buffer, a.ptr, a.nbytes / cls.BYTES_PER_ELEMENT);
-      return new Tensor(a.dtype, view as never, a.shape) as AnyTensor;
-    }
-    case 'IntList':
-      return a.value.map(intValue);
-    case 'DoubleList':
-    case 'BoolList':
-      return a.value;
-    case 'TensorList':
-    case 'OptionalTensorList':
-      return a.items.map((item) => (item.kind === 'None' ? null : (toValue(module, item) as AnyTensor)));
-    default:
-      throw new Error(`argument of kind ${a.kind} is not supported by JS kernels`);
-  }
 }

@@ -3,9 +3,8 @@
 // runtime's format registry decides; this layer only asks it, so a format
 // is told apart in exactly one place.
 
-import { TridentError } from './errors.js';
 import { loadWasm } from './native/load-wasm.js';
-import type { TridentModule } from './native/types.js';
+import { detectFormatIn, fileFormatsIn } from './native/runtime-calls.js';
 
 /** The id of a format the runtime recognizes. */
 export type ModelFormat = 'pte' | 'bpte' | 'pt2' | 'bef' | 'mlir';
@@ -24,19 +23,10 @@ export interface FormatInfo {
  * file is none of them. Loads the runtime if needed.
  */
 export async function detectFormat(bytes: Uint8Array): Promise<ModelFormat> {
-  return detectWith((await loadWasm()).module, bytes);
+  return detectFormatIn((await loadWasm()).module, bytes) as ModelFormat;
 }
 
 /** Every format the runtime recognizes (loads the runtime if needed). */
 export async function fileFormats(): Promise<FormatInfo[]> {
-  return JSON.parse((await loadWasm()).module.fileFormats()) as FormatInfo[];
-}
-
-/** @internal detectFormat() on an instantiated module. */
-export function detectWith(module: TridentModule, bytes: Uint8Array): ModelFormat {
-  const answer = JSON.parse(module.detectFormat(bytes.subarray(0, module.sniffBytes()))) as
-    | { format: ModelFormat }
-    | { error: string; code: number };
-  if ('error' in answer) throw new TridentError(answer.error, answer.code);
-  return answer.format;
+  return fileFormatsIn((await loadWasm()).module) as FormatInfo[];
 }

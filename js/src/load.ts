@@ -6,6 +6,7 @@ import { env } from './env.js';
 import { ErrorCode, TridentError } from './errors.js';
 import { Model, buildOf } from './model.js';
 import { loadWasm, type LoadedWasm } from './native/load-wasm.js';
+import { runtimeStats } from './native/runtime-calls.js';
 import { readSources, type ModelSource, type ReadOptions } from './read-source.js';
 import { threadsWithin } from './threads.js';
 
@@ -144,15 +145,6 @@ export async function runtimeInfo(model?: Model): Promise<RuntimeInfo> {
     if (build === undefined) throw new TridentError('runtimeInfo: the argument is not a Model that load() returned', ErrorCode.InvalidArgument);
   }
   const { module, threads, poolThreads } = build ?? (await loadWasm());
-  // Counted before anything else here asks the module for a string (which
-  // allocates), so that reading the count does not move it.
-  const heapAllocations = module.heapAllocations();
-  let version = versions.get(module);
-  if (version === undefined) {
-    version = module.version();
-    versions.set(module, version);
-  }
-  return { version, threads, numThreads: poolThreads, memoryBytes: module.HEAPU8.buffer.byteLength, heapAllocations };
+  const { version, memoryBytes, heapAllocations } = runtimeStats(module);
+  return { version, threads, numThreads: poolThreads, memoryBytes, heapAllocations };
 }
-
-const versions = new WeakMap<object, string>();

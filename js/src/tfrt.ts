@@ -5,6 +5,7 @@
 
 import { ErrorCode, TridentError } from './errors.js';
 import { loadWasm } from './native/load-wasm.js';
+import { runBef, translateMlir, verifyMlirTranslation } from './native/runtime-calls.js';
 
 export interface MlirToBefOptions {
   /** The path recorded in the file's locations, as tfrt_translate records its input path. */
@@ -19,7 +20,7 @@ export interface MlirToBefOptions {
  */
 export async function mlirToBef(source: string, options: MlirToBefOptions = {}): Promise<Uint8Array> {
   const { module } = await loadWasm();
-  const answer = module.mlirToBef(source, options.filename ?? '<mlir>');
+  const answer = translateMlir(module, source, options.filename ?? '<mlir>');
   if (answer.bytes === undefined) {
     throw new TridentError(answer.error ?? 'mlir-to-bef failed', ErrorCode.InvalidProgram);
   }
@@ -40,10 +41,7 @@ export interface TranslationCheck {
  */
 export async function verifyMlirToBef(source: string, options: MlirToBefOptions & { splitInputFile?: boolean } = {}): Promise<TranslationCheck> {
   const { module } = await loadWasm();
-  const answer = JSON.parse(module.mlirToBefVerify(source, options.filename ?? '<mlir>', options.splitInputFile === true)) as {
-    exitCode: number;
-    err: string;
-  };
+  const answer = verifyMlirTranslation(module, source, options.filename ?? '<mlir>', options.splitInputFile === true);
   return { exitCode: answer.exitCode, stderr: answer.err };
 }
 
@@ -71,6 +69,6 @@ export interface BefExecutorReport {
 /** Runs every argument-less function of a BEF file as TFRT's bef_executor does, and returns what it prints. */
 export async function runBefExecutor(bytes: Uint8Array, options: BefExecutorOptions = {}): Promise<BefExecutorReport> {
   const { module } = await loadWasm();
-  const answer = JSON.parse(module.befRun(bytes, JSON.stringify(options))) as { out: string; err: string; exitCode: number };
+  const answer = runBef(module, bytes, options);
   return { stdout: answer.out, stderr: answer.err, exitCode: answer.exitCode };
 }
