@@ -38,6 +38,7 @@ export function compareBundled(outputs, expected) {
         }
       }
     } else if (!Object.is(got, want) && got !== want) {
+      // Scalars: equal as Object.is has it (NaN is NaN) or as === has it (0 is -0).
       return { ok: false, maxAbsError, mismatch: `output ${i} is ${String(got)}, expected ${String(want)}` };
     }
   }

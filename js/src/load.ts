@@ -8,7 +8,7 @@ import { Model, buildOf } from './model.js';
 import { loadWasm, type LoadedWasm } from './native/load-wasm.js';
 import { runtimeStats } from './native/runtime-calls.js';
 import { readSources, type ModelSource, type ReadOptions } from './read-source.js';
-import { threadsWithin } from './threads.js';
+import { checkThreadCount, threadsWithin } from './threads.js';
 
 export interface LoadOptions extends ReadOptions {
   /** External tensor data files (.ptd) the program refers to by key. */
@@ -79,9 +79,7 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
   if (typeof optimize !== 'boolean') {
     throw new TridentError(`load: optimize must be true or false, got ${String(optimize)}`, ErrorCode.InvalidArgument);
   }
-  if (!Number.isSafeInteger(numThreads) || numThreads < 0) {
-    throw new TridentError(`load: numThreads must be a positive integer (or 0 for all), got ${numThreads}`, ErrorCode.InvalidArgument);
-  }
+  checkThreadCount(numThreads, 'load: numThreads');
   if (!Number.isSafeInteger(maxPlannedBytes) || maxPlannedBytes < 0) {
     throw new TridentError(`load: maxPlannedBytes must be a non-negative integer, got ${maxPlannedBytes}`, ErrorCode.InvalidArgument);
   }

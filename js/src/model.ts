@@ -11,7 +11,7 @@ import { isScalarRecord, scalarValue } from './native/value-descriptor.js';
 import type { RawMethod, RawValueSpec } from './native/types.js';
 import type { LoadedWasm } from './native/load-wasm.js';
 import { threadsWithin } from './threads.js';
-import { Tensor, type AnyTensor } from './tensor.js';
+import { Tensor, withArticle, type AnyTensor } from './tensor.js';
 import { intValue, type Dynamism, type InputValue, type MethodInfo, type OutputValue, type ValueInfo, type ValueKind } from './values.js';
 
 /** A test case embedded in a bundled program (.bpte). */
@@ -182,7 +182,7 @@ export class Model {
     outputs.forEach((value, i) => {
       if (!(value instanceof Tensor)) {
         const kind = this.methods[this.#indexOf(method)]!.outputs[i]?.kind ?? typeof value;
-        throw new TridentError(`runTensors('${method}'): output ${i} is ${kind === 'None' ? 'None' : `an ${kind}`} (${String(value)}), not a tensor; use run() for methods with other outputs`, ErrorCode.InvalidType);
+        throw new TridentError(`runTensors('${method}'): output ${i} is ${kind === 'None' ? 'None' : withArticle(kind)} (${String(value)}), not a tensor; use run() for methods with other outputs`, ErrorCode.InvalidType);
       }
     });
     return outputs as AnyTensor[];

@@ -12,14 +12,19 @@ export function notice(text: string): void {
   console.info(text);
 }
 
+/** Throws InvalidArgument unless `threads` is a thread count: a non-negative integer (0: the whole pool). */
+export function checkThreadCount(threads: unknown, what: string): asserts threads is number {
+  if (!Number.isSafeInteger(threads) || (threads as number) < 0) {
+    throw new TridentError(`${what} must be a positive integer (or 0 for the whole thread pool), got ${String(threads)}`, ErrorCode.InvalidArgument);
+  }
+}
+
 /**
  * `threads` as a model's thread count: 0 is the whole pool, and a number
  * above the pool's size is clamped to it, with a notice saying so.
  */
 export function threadsWithin(threads: number, pool: number, what: string): number {
-  if (!Number.isSafeInteger(threads) || threads < 0) {
-    throw new TridentError(`${what} must be a positive integer (or 0 for the whole thread pool), got ${String(threads)}`, ErrorCode.InvalidArgument);
-  }
+  checkThreadCount(threads, what);
   if (threads === 0) return pool;
   if (threads > pool) {
     notice(

@@ -83,17 +83,16 @@ describe('the packed package, type-checked as a consumer', () => {
     expect(found.some((e) => e.doc === 'README.md' && e.code.includes('runTensors'))).toBe(true);
   });
 
-  it('compiles every README example under moduleResolution bundler with the DOM library', () => {
-    const files = JSON.parse(readFileSync(path.join(project, 'files.json'), 'utf8')) as string[];
-    const config = { compilerOptions: { ...STRICT, lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [], module: 'ESNext', moduleResolution: 'bundler' }, files };
-    expect(typeCheck(config, 'tsconfig.bundler.json')).toBe('');
-  }, 120_000);
-
-  it('compiles every README example under moduleResolution node16 with @types/node', () => {
-    const files = JSON.parse(readFileSync(path.join(project, 'files.json'), 'utf8')) as string[];
-    const config = { compilerOptions: { ...STRICT, lib: ['ES2022'], types: ['node'], module: 'Node16', moduleResolution: 'node16' }, files };
-    expect(typeCheck(config, 'tsconfig.node16.json')).toBe('');
-  }, 120_000);
+  const consumers = [
+    { name: 'bundler', what: 'moduleResolution bundler with the DOM library', options: { lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [], module: 'ESNext', moduleResolution: 'bundler' } },
+    { name: 'node16', what: 'moduleResolution node16 with @types/node', options: { lib: ['ES2022'], types: ['node'], module: 'Node16', moduleResolution: 'node16' } },
+  ];
+  for (const consumer of consumers) {
+    it(`compiles every README example under ${consumer.what}`, () => {
+      const files = JSON.parse(readFileSync(path.join(project, 'files.json'), 'utf8')) as string[];
+      expect(typeCheck({ compilerOptions: { ...STRICT, ...consumer.options }, files }, `tsconfig.${consumer.name}.json`)).toBe('');
+    }, 120_000);
+  }
 
   it('compiles the .d.ts files with neither the DOM library nor @types/node', () => {
     writeFileSync(

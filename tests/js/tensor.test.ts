@@ -130,6 +130,7 @@ describe('Tensor: plain arrays, canvas pixels, views and JSON', () => {
 
   it('narrows by dtype: is() as a type guard, as() or a TridentError', () => {
     const t: AnyTensor = Tensor.from('int64', [5n]) as AnyTensor;
+    expect(t.dtype).toBe('int64');
     if (t.dtype === 'int64') {
       const big: BigInt64Array = t.data; // compiles only if dtype narrowed data
       expect(big[0]).toBe(5n);
