@@ -18,6 +18,7 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 (cd build/fuzz && ctest --output-on-failure -j"$(nproc)" | tail -n 3)
 seeds=build/fuzz/seeds
 mkdir -p "$seeds" build/fuzz/found
+rm -f build/fuzz/found/*
 find build/fixtures -name '*.pte' -exec cp {} "$seeds/" \; 2>/dev/null || true
 if [ -d ../shared/corpus/pte ]; then
   # Small files only: the fuzzer mutates faster on them.
@@ -33,9 +34,23 @@ run_fuzzer() {
   else
     budget=(-seed=1 -runs="$3")
   fi
-  ./build/fuzz/tests/fuzz/"$1" "$2" "${budget[@]}" \
+  local log=build/fuzz/$1.log
+  if ! ./build/fuzz/tests/fuzz/"$1" "$2" "${budget[@]}" \
     -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
-    -artifact_prefix=build/fuzz/found/ -print_final_stats=1 2>&1 | tail -n 12
+    -artifact_prefix=build/fuzz/found/"$1"- -print_final_stats=1 >"$log" 2>&1; then
+    # CI keeps only what is printed: the report's stack and the input
+    # itself (base64, at most 64 KiB), so a failure seen only there can be
+    # replayed here.
+    tail -n 80 "$log"
+    for found in build/fuzz/found/"$1"-*; do
+      [ -f "$found" ] || continue
+      echo "input $found, base64:"
+      base64 -w 0 "$found"
+      echo
+    done
+    exit 1
+  fi
+  tail -n 12 "$log"
   rm -rf "$2"
 }
 
@@ -51,6 +66,8 @@ if [ -d ../shared/corpus/pte ]; then
   while IFS= read -r f; do blob_sources+=("$f"); done < <(find ../shared/corpus/pte -name '*.pte' -size -64k)
 fi
 python3 tools/pte/delegate_blobs.py "$xwork" "${blob_sources[@]}" >/dev/null
+# Inputs that once crashed it, replayed first as seeds.
+cp tests/fuzz/regressions/xnnpack/* "$xwork/"
 run_fuzzer xnnpack_fuzzer "$xwork" "$((runs / 3))"
 
 # PT2: the fuzzer wraps each input, a model JSON, in an archive of its own.

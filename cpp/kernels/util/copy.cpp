@@ -115,6 +115,9 @@ bool copy_transposed(const NdIter& it, bool parallel) {
   for (int d = 0; d < di; ++d) {
     if (d != si) planes *= static_cast<size_t>(it.size(d));
   }
+  // An empty out (a zero-size dim) has nothing to copy, and the chunk size
+  // below would divide by its zero columns.
+  if (planes == 0 || cols == 0) return true;
   const size_t blocks = (rows + kTransposeTile - 1) / kTransposeTile;
   auto run = [&](size_t begin, size_t end) {
     for (size_t task = begin; task < end; ++task) {

@@ -321,6 +321,10 @@ TEST_F(ParallelKernels, PermutedCopiesTransposeInTiles) {
       expect_permuted_copy<float>({1, 3, 20, 22}, {0, 2, 3, 1}, disjoint);  // an image's 3 channels
       expect_permuted_copy<float>({1, 20, 22, 3}, {0, 3, 1, 2}, disjoint);  // and back: rows
       expect_permuted_copy<float>({5, 15}, {1, 0}, disjoint);
+      // Empty outs whose input rows are long enough for tiles (a fuzzed
+      // XNNPACK transpose divided by the zero columns).
+      expect_permuted_copy<uint8_t>({0, 20}, {1, 0}, disjoint);
+      expect_permuted_copy<float>({0, 5, 20}, {0, 2, 1}, disjoint);
     }
   }
   set_parallel_runner(nullptr);
