@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // compiles js/ first, so the tests always see the current sources).
 export default defineConfig({
   test: {
-    include: ['tests/js/**/*.test.ts', 'tests/ops/**/*.test.ts', 'tests/models/**/*.test.ts', 'tests/conformance/**/*.test.ts', 'tests/browser/**/*.test.ts', 'tests/bench/**/*.test.ts'],
+    include: ['tests/js/**/*.test.ts', 'tests/ops/**/*.test.ts', 'tests/models/**/*.test.ts', 'tests/conformance/**/*.test.ts', 'tests/browser/**/*.test.ts', 'tests/bench/**/*.test.ts', 'tests/install/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['tests/helpers/build-js.ts'],
     // Each file gets its own process, so a runtime crash in one file cannot

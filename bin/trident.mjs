@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // trident: inspect and run models from the command line, and TFRT's
 // mlir-to-bef and bef-run tools.
-// A user of the public API (dist/js/index.js) only: build it first with
+// A user of the public API (its Node entry, dist/js/index-node.js) only: build it first with
 // `npm run build:js` (npm test and npm start do).
 //
 // Output contract: on success the result goes to stdout (with --json, exactly

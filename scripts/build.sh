@@ -30,8 +30,10 @@ build_wasm() {
 build_js() {
   mkdir -p dist/wasm
   cp build/wasm/wasm/trident.mjs build/wasm/wasm/trident.wasm dist/wasm/
+  node tools/wasm/embed_wasm.mjs dist/wasm trident
   if [ -f build/wasm-threads/wasm/trident-threads.mjs ]; then
     cp build/wasm-threads/wasm/trident-threads.* dist/wasm/
+    node tools/wasm/embed_wasm.mjs dist/wasm trident-threads
   fi
   npx tsc -p js/tsconfig.json
 }

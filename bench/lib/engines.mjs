@@ -10,9 +10,9 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export async function tridentEngine({ threads }) {
   let api;
   try {
-    api = await import(new URL('../../dist/js/index.js', import.meta.url).href);
+    api = await import(new URL('../../dist/js/index-node.js', import.meta.url).href);
   } catch (err) {
-    throw new Error(`cannot import dist/js/index.js (${err.message}); run 'bash scripts/build.sh' first`);
+    throw new Error(`cannot import dist/js/index-node.js (${err.message}); run 'bash scripts/build.sh' first`);
   }
   // One thread: the single-threaded build, as a page without cross-origin
   // isolation gets it. More: the threads build with a pool of that size.

@@ -2,7 +2,7 @@
 // with the tolerances ExecuTorch's bundled-program check uses by default
 // (rtol 1e-5, atol 1e-8; NaN matches NaN).
 
-import { Tensor } from '../../dist/js/index.js';
+import { Tensor } from '../../dist/js/index-node.js';
 
 const RTOL = 1e-5;
 const ATOL = 1e-8;

@@ -2,7 +2,7 @@
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { Tensor, jsonNumber, load, mlirToBef, runBefExecutor, stringifyJson, valueToJson, verifyMlirToBef } from '../../dist/js/index.js';
+import { Tensor, jsonNumber, load, mlirToBef, runBefExecutor, stringifyJson, valueToJson, verifyMlirToBef } from '../../dist/js/index-node.js';
 import { compareBundled } from './bundled.mjs';
 import { formatBundled, formatInspect, formatProfile, formatRun, formatTop } from './format.mjs';
 import { parseInputSpec } from './input-spec.mjs';

@@ -1,7 +1,7 @@
 // Human-readable output of inspect and run (the --json forms are built in
 // commands.mjs).
 
-import { Tensor, formatValueInfo } from '../../dist/js/index.js';
+import { Tensor, formatValueInfo } from '../../dist/js/index-node.js';
 
 const MAX_VALUES = 24;
 

@@ -7,7 +7,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { isSafeNumber, parse } from 'lossless-json';
-import { formatValueInfo, valueFromJson } from '../../dist/js/index.js';
+import { formatValueInfo, valueFromJson } from '../../dist/js/index-node.js';
 import { isNpy, parseNpy } from './npy.mjs';
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -16,7 +16,7 @@ const SPECIAL = { nan: NaN, inf: Infinity, '+inf': Infinity, '-inf': -Infinity, 
 
 /**
  * @param {string} spec
- * @param {import('../../dist/js/index.js').ValueInfo | undefined} info the
+ * @param {import('../../dist/js/index-node.js').ValueInfo | undefined} info the
  *   signature of this input (undefined if the method has fewer inputs; run()
  *   then reports the count mismatch)
  * @param {string} where e.g. "--input 0": numbered from 0, as run() numbers inputs

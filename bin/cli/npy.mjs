@@ -1,7 +1,7 @@
 // Reads numpy .npy files (format versions 1-3): little-endian, C order.
 // https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
 
-import { Tensor } from '../../dist/js/index.js';
+import { Tensor } from '../../dist/js/index-node.js';
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"
 

@@ -3,13 +3,20 @@
 
 import type { UrlLike } from './read-source.js';
 
+/** Trident's wasm-side files, which env.wasmPaths can place one by one. */
+export type WasmFile = 'trident.wasm' | 'trident.mjs' | 'trident-threads.wasm' | 'trident-threads.mjs' | 'trident-threads.worker.js';
+
+/** Where each of Trident's files is served, one by one; a file left out is the package's own. */
+export type WasmFileUrls = { [file in WasmFile]?: string | UrlLike | undefined };
+
 export interface WasmEnv {
   /**
-   * Folder (URL, or a path in Node) holding trident.mjs/.wasm and
-   * trident-threads.mjs/.wasm. Default: dist/wasm/ of this package, found
-   * relative to the compiled API (dist/js/native/ -> ../../wasm/).
+   * Where Trident's wasm files are: a folder (URL, or a path in Node)
+   * holding all of them, or an object giving some files their own URLs
+   * (e.g. a CDN). Default: the package's own dist/wasm/, which bundlers
+   * (vite, webpack 5, Rollup) emit as assets of the app.
    */
-  wasmPaths?: string | UrlLike | undefined;
+  wasmPaths?: string | UrlLike | WasmFileUrls | undefined;
   /**
    * 'auto' uses the threads build when the page is cross-origin isolated
    * (SharedArrayBuffer available) and the file exists; false never does;

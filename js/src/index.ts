@@ -1,4 +1,5 @@
-// Public API of trident-runtime. The same module runs in Node and browsers.
+// Public API of trident-runtime: the browser entry, which imports no node:
+// module. Under Node, index-node.ts adds file paths and worker_threads.
 
 export { load, runtimeInfo, type LoadOptions, type RuntimeInfo } from './load.js';
 export type { AbortSignalLike } from './abort.js';
@@ -21,7 +22,7 @@ export {
   type ValueKind,
 } from './values.js';
 export { valueFromJson, valueToJson, stringifyJson, jsonNumber, type JsonTensor, type JsonScalar, type JsonNumber } from './json-value.js';
-export { env, type WasmEnv } from './env.js';
+export { env, type WasmEnv, type WasmFile, type WasmFileUrls } from './env.js';
 export {
   registerKernel,
   registeredKernels,

@@ -119,6 +119,11 @@ export interface RuntimeInfo {
   /** Size of the kernel thread pool, the calling thread included (1 without threads). */
   numThreads: number;
   /**
+   * Where the wasm came from: its URL, or 'embedded' for the copy inside the
+   * package, used where the app's bundler did not emit the .wasm file.
+   */
+  wasm: string;
+  /**
    * Bytes of wasm memory the module holds now. Wasm memory grows and never
    * shrinks, so this is also the peak since the module was instantiated.
    */
@@ -142,7 +147,7 @@ export async function runtimeInfo(model?: Model): Promise<RuntimeInfo> {
     build = model instanceof Model ? buildOf(model) : undefined;
     if (build === undefined) throw new TridentError('runtimeInfo: the argument is not a Model that load() returned', ErrorCode.InvalidArgument);
   }
-  const { module, threads, poolThreads } = build ?? (await loadWasm());
+  const { module, threads, poolThreads, wasm } = build ?? (await loadWasm());
   const { version, memoryBytes, heapAllocations } = runtimeStats(module);
-  return { version, threads, numThreads: poolThreads, memoryBytes, heapAllocations };
+  return { version, threads, numThreads: poolThreads, wasm, memoryBytes, heapAllocations };
 }

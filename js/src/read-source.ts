@@ -4,7 +4,7 @@
 import { throwIfAborted, type AbortSignalLike } from './abort.js';
 import { ErrorCode, TridentError } from './errors.js';
 import { describeValue } from './tensor.js';
-import { fileUrlToPath, isNode, readFileWithProgress, type ReportProgress } from './node/node-fs.js';
+import { isNode, nodePlatform, type ReportProgress } from './platform.js';
 
 /**
  * Where a model (or external-data) file comes from. A string is a URL
@@ -140,8 +140,11 @@ function parseUrl(text: string, base?: string): URL {
 }
 
 async function readLocation(location: URL | string, report: ReportProgress, signal?: AbortSignalLike): Promise<Uint8Array> {
-  if (typeof location === 'string') return readFileWithProgress(location, report, signal);
-  if (location.protocol === 'file:' && isNode) return readFileWithProgress(await fileUrlToPath(location), report, signal);
+  if (typeof location === 'string') return nodePlatform(`load('${shortUrl(location)}')`).readFile(location, report, signal);
+  if (location.protocol === 'file:' && isNode) {
+    const node = nodePlatform(`load('${shortUrl(location)}')`);
+    return node.readFile(node.fileUrlToPath(location), report, signal);
+  }
   let response: Response;
   try {
     response = await fetch(location, signal ? { signal: signal as AbortSignal } : {});

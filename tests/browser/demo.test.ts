@@ -2,18 +2,17 @@
 // sample is opened, run on its example inputs and its displayed outputs are
 // checked; a chosen file is opened and run with typed-in inputs.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 import { mismatchJson } from '../helpers/goldens.js';
 import { REPO_ROOT, repoPath } from '../helpers/paths.js';
 import { fixture } from '../helpers/fixtures.js';
 import { tinyArchive } from '../helpers/pt2-archive.js';
 import { SHARED_DIR, hasShared } from '../helpers/shared.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && process.env['CI'] !== 'true') {
   console.warn(`[skipped] demo in Chromium: ${CHROMIUM} is not installed`);
@@ -62,18 +61,10 @@ describeBrowser('demo page in Chromium', () => {
   let context: BrowserContext;
   let page: Page;
   const pageErrors: string[] = [];
-  const userDataDir = mkdtempSync(path.join(tmpdir(), 'trident-chromium-'));
 
   beforeAll(async () => {
     ({ server, base } = await startServer());
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--disable-quic',
-      ],
-    });
+    context = await launchChromium();
     page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (err) => pageErrors.push(err.message));
   });
@@ -81,7 +72,6 @@ describeBrowser('demo page in Chromium', () => {
   afterAll(async () => {
     await context?.close();
     server?.kill();
-    rmSync(userDataDir, { recursive: true, force: true });
   });
 
   it('serves the page cross-origin isolated, with the wasm as application/wasm', async () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import '../../dist/js/node/node-platform.js';
 import { isSourceText, readSources } from '../../dist/js/read-source.js';
 import { ErrorCode, TridentError } from '../helpers/trident.js';
 

@@ -82,7 +82,10 @@ export interface TridentModule {
 }
 
 export interface ModuleFactoryOptions {
-  wasmBinary: Uint8Array;
+  /** Instantiates the wasm with Emscripten's imports and hands back the instance and its module; returns {} (asynchronous). */
+  // Plain object types: the public .d.ts files must compile without the
+  // DOM library, which is where WebAssembly's types live.
+  instantiateWasm: (imports: object, receive: (instance: object, module: object) => void) => Record<string, never>;
   locateFile?: (file: string, prefix: string) => string;
   mainScriptUrlOrBlob?: string;
   print?: (text: string) => void;

@@ -1,14 +1,11 @@
-// File access for Node. Imported lazily (dynamic import of node: modules) so
-// that the same build runs in browsers, which never reach these paths.
+// File access for Node, reached only through the Node entry's platform
+// (node-platform.ts): browsers never load this file.
+
+import { open, stat } from 'node:fs/promises';
 
 import { throwIfAborted, type AbortSignalLike } from '../abort.js';
 import { ErrorCode, TridentError } from '../errors.js';
-
-export type ReportProgress = (loaded: number, total: number | undefined) => void;
-
-/** True when running under Node (not a browser, nor a worker in one). */
-export const isNode: boolean =
-  typeof process !== 'undefined' && typeof process.versions === 'object' && typeof process.versions.node === 'string';
+import type { ReportProgress } from '../platform.js';
 
 const CHUNK_BYTES = 1 << 20;
 
@@ -22,10 +19,9 @@ export async function readFileWithProgress(
   signal?: AbortSignalLike,
 ): Promise<Uint8Array> {
   throwIfAborted(signal);
-  const fs = await import('node:fs/promises');
   let handle;
   try {
-    handle = await fs.open(path, 'r');
+    handle = await open(path, 'r');
   } catch (err) {
     throw fileError(path, err);
   }
@@ -54,17 +50,11 @@ export async function readFileWithProgress(
 
 /** True if `path` names an existing regular file. */
 export async function fileExists(path: string): Promise<boolean> {
-  const fs = await import('node:fs/promises');
   try {
-    return (await fs.stat(path)).isFile();
+    return (await stat(path)).isFile();
   } catch {
     return false;
   }
-}
-
-export async function fileUrlToPath(url: URL): Promise<string> {
-  const { fileURLToPath } = await import('node:url');
-  return fileURLToPath(url);
 }
 
 function fileError(path: string, err: unknown): TridentError {

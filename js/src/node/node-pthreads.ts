@@ -1,6 +1,7 @@
 // What Node 20 needs to run the threads build, whose generated loader is
 // Emscripten's web code (ENVIRONMENT=web,worker: its Node branch is broken
-// in ES modules). Browsers never import this file.
+// in ES modules). Reached only through the Node entry's platform
+// (node-platform.ts): browsers never load this file.
 //
 // - Emscripten starts each pthread with `new Worker(url)`: Node has no web
 //   Worker, so WebWorkerOnNode wraps a worker_threads Worker whose bootstrap
