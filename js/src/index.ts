@@ -22,6 +22,7 @@ export {
   type ValueKind,
 } from './values.js';
 export { valueFromJson, valueToJson, stringifyJson, jsonNumber, type JsonTensor, type JsonScalar, type JsonNumber } from './json-value.js';
+export { cache } from './model-cache.js';
 export { env, type WasmEnv, type WasmFile, type WasmFileUrls } from './env.js';
 export {
   registerKernel,

@@ -4,6 +4,7 @@
 import { throwIfAborted, type AbortSignalLike } from './abort.js';
 import { ErrorCode, TridentError } from './errors.js';
 import { describeValue } from './tensor.js';
+import { cachedResponse, checkCacheAvailable, isCacheable, keepResponse } from './model-cache.js';
 import { isNode, nodePlatform, type ReportProgress } from './platform.js';
 
 /**
@@ -24,6 +25,13 @@ export interface ReadOptions {
   onProgress?: ((loaded: number, total: number | undefined) => void) | undefined;
   /** Aborts reading (and loading): a WHATWG `AbortSignal`. */
   signal?: AbortSignalLike | undefined;
+  /**
+   * Keep http(s) downloads in the browser's Cache API and read them from
+   * there next time (see `cache`); other sources are read as usual.
+   * Default false. Node has no Cache API: true is refused there
+   * (NotSupported).
+   */
+  cache?: boolean | undefined;
 }
 
 /** What the API reads of a WHATWG `URL`. */
@@ -64,15 +72,17 @@ const URL_SCHEMES = new Set(['http:', 'https:', 'data:', 'blob:', 'file:']);
  * them; the total grows as each file's size becomes known.
  */
 export async function readSources(sources: readonly ModelSource[], options: ReadOptions = {}): Promise<SourceBytes[]> {
-  const { onProgress, signal } = options;
+  const { onProgress, signal, cache = false } = options;
   throwIfAborted(signal);
+  if (typeof cache !== 'boolean') throw new TridentError(`load: cache must be true or false, got ${describeValue(cache)}`, ErrorCode.InvalidArgument);
+  if (cache) checkCacheAvailable();
   const out: SourceBytes[] = [];
   let doneBytes = 0;
   let doneTotal: number | undefined = 0;
   for (const source of sources) {
     const report: ReportProgress = (loaded, total) =>
       onProgress?.(doneBytes + loaded, doneTotal === undefined || total === undefined ? undefined : doneTotal + total);
-    const read = await readSource(source, report, signal);
+    const read = await readSource(source, report, cache, signal);
     doneBytes += read.bytes.length;
     if (doneTotal !== undefined) doneTotal += read.bytes.length;
     out.push(read);
@@ -89,17 +99,17 @@ export function isSourceText(text: string): boolean {
   return /[\r\n]/.test(text) || /^\s*(func\.func|module)\b/.test(text);
 }
 
-async function readSource(source: ModelSource, report: ReportProgress, signal?: AbortSignalLike): Promise<SourceBytes> {
+async function readSource(source: ModelSource, report: ReportProgress, cache: boolean, signal?: AbortSignalLike): Promise<SourceBytes> {
   throwIfAborted(signal);
   const unnamed = async (bytes: Promise<Uint8Array> | Uint8Array): Promise<SourceBytes> => ({ bytes: await bytes, name: '' });
   if (typeof source === 'string') {
     if (isSourceText(source)) return unnamed(whole(new TextEncoder().encode(source), report));
     const location = parseLocation(source);
-    return { bytes: await readLocation(location, report, signal), name: typeof location === 'string' ? location : shortUrl(location) };
+    return { bytes: await readLocation(location, report, cache, signal), name: typeof location === 'string' ? location : shortUrl(location) };
   }
   if (isUrlLike(source)) {
     const url = source instanceof URL ? source : parseUrl(source.href);
-    return { bytes: await readLocation(url, report, signal), name: shortUrl(url) };
+    return { bytes: await readLocation(url, report, cache, signal), name: shortUrl(url) };
   }
   if (isArrayBuffer(source)) return unnamed(whole(new Uint8Array(source), report));
   if (ArrayBuffer.isView(source)) {
@@ -139,11 +149,22 @@ function parseUrl(text: string, base?: string): URL {
   }
 }
 
-async function readLocation(location: URL | string, report: ReportProgress, signal?: AbortSignalLike): Promise<Uint8Array> {
-  if (typeof location === 'string') return nodePlatform(`load('${shortUrl(location)}')`).readFile(location, report, signal);
+async function readLocation(location: URL | string, report: ReportProgress, cache: boolean, signal?: AbortSignalLike): Promise<Uint8Array> {
+  if (cache && typeof location !== 'string' && isCacheable(location)) {
+    const kept = await cachedResponse(location);
+    if (kept !== undefined) return readResponse(kept, report, signal, location);
+    const { bytes, contentType } = await download(location, report, signal);
+    await keepResponse(location, bytes, contentType);
+    return bytes;
+  }
+  return (await download(location, report, signal)).bytes;
+}
+
+async function download(location: URL | string, report: ReportProgress, signal?: AbortSignalLike): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+  if (typeof location === 'string') return { bytes: await nodePlatform(`load('${shortUrl(location)}')`).readFile(location, report, signal), contentType: null };
   if (location.protocol === 'file:' && isNode) {
     const node = nodePlatform(`load('${shortUrl(location)}')`);
-    return node.readFile(node.fileUrlToPath(location), report, signal);
+    return { bytes: await node.readFile(node.fileUrlToPath(location), report, signal), contentType: null };
   }
   let response: Response;
   try {
@@ -155,7 +176,7 @@ async function readLocation(location: URL | string, report: ReportProgress, sign
       cause: err,
     });
   }
-  return readResponse(response, report, signal, location);
+  return { bytes: await readResponse(response, report, signal, location), contentType: response.headers.get('content-type') };
 }
 
 async function readResponse(response: Response, report: ReportProgress, signal?: AbortSignalLike, url?: URL): Promise<Uint8Array> {

@@ -8,7 +8,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
-/** A browser context; closing it also removes its profile folder. */
+/** A browser context; closing it also removes its profile folder (best effort). */
 export async function launchChromium(): Promise<BrowserContext> {
   const userDataDir = mkdtempSync(path.join(tmpdir(), 'trident-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -19,6 +19,12 @@ export async function launchChromium(): Promise<BrowserContext> {
       '--disable-component-update', '--disable-sync', '--disable-quic',
     ],
   });
-  context.on('close', () => rmSync(userDataDir, { recursive: true, force: true }));
+  context.on('close', () => {
+    // Chromium may still be writing its profile as it exits: retry, and
+    // leave a temp folder behind rather than fail a test over it.
+    try {
+      rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    } catch {}
+  });
   return context;
 }

@@ -15,7 +15,7 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 import { REPO_ROOT, repoPath } from '../helpers/paths.js';
-import { serveStatic, type StaticServer } from './static-server.js';
+import { serveStatic, type StaticServer } from '../helpers/static-server.js';
 
 const MODELS = repoPath('build', 'models');
 const MODEL = 'mobilenet_v2_xnnpack';

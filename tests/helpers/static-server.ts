@@ -1,5 +1,5 @@
-// A static server for the install test's built apps: the app's output folder
-// at /, and the exported models (build/models) at /__models/. With
+// A static server for browser tests: a folder at /, and the exported models
+// (build/models) at /__models/. With
 // `isolated`, every response carries COOP/COEP, so the page is cross-origin
 // isolated and may use the threads build (a worker script needs the headers
 // too, not only the page). With `cors`, it serves files to other origins as
@@ -32,11 +32,14 @@ export interface StaticServer {
 export interface ServeOptions {
   isolated?: boolean;
   cors?: boolean;
+  /** Collects the path of every request served. */
+  requests?: string[];
 }
 
-export async function serveStatic(root: string, models: string, { isolated = false, cors = false }: ServeOptions = {}): Promise<StaticServer> {
+export async function serveStatic(root: string, models: string, { isolated = false, cors = false, requests }: ServeOptions = {}): Promise<StaticServer> {
   const server: Server = createServer((req, res) => {
     const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    requests?.push(pathname);
     const [base, rest] = pathname.startsWith('/__models/') ? [models, pathname.slice('/__models/'.length)] : [root, pathname.slice(1)];
     const file = path.join(base, rest === '' || rest.endsWith('/') ? `${rest}index.html` : rest);
     const headers: Record<string, string> = {
