@@ -36,6 +36,7 @@ build_js() {
     node tools/wasm/embed_wasm.mjs dist/wasm trident-threads
   fi
   npx tsc -p js/tsconfig.json
+  node scripts/bundle-worker.mjs
 }
 
 case "$what" in

@@ -34,6 +34,12 @@ export interface WasmEnv {
    * the scalar reference paths instead, on the same build; read at every run.
    */
   simd: boolean;
+  /**
+   * Load every model in worker mode (load()'s `worker` option, whose
+   * default this is): in a dedicated worker, so runs never block the page.
+   * Default false.
+   */
+  worker: boolean;
 }
 
-export const env: WasmEnv = { wasmPaths: undefined, threads: 'auto', numThreads: 0, simd: true };
+export const env: WasmEnv = { wasmPaths: undefined, threads: 'auto', numThreads: 0, simd: true, worker: false };

@@ -4,9 +4,11 @@
 import { throwIfAborted } from './abort.js';
 import { env } from './env.js';
 import { ErrorCode, TridentError } from './errors.js';
-import { Model, buildOf } from './model.js';
-import { loadWasm, type LoadedWasm } from './native/load-wasm.js';
-import { runtimeStats } from './native/runtime-calls.js';
+import { buildInfo, LocalEngine } from './engine/local-engine.js';
+import { Model, modelRuntimeInfo } from './model.js';
+import { loadWasm } from './native/load-wasm.js';
+import { registeredKernels } from './custom-kernels.js';
+import { loadRemote, WorkerRuntime } from './worker/worker-client.js';
 import { readSources, type ModelSource, type ReadOptions } from './read-source.js';
 import { checkThreadCount, threadsWithin } from './threads.js';
 
@@ -52,6 +54,14 @@ export interface LoadOptions extends ReadOptions {
    */
   memoryPlan?: 'auto' | 'file' | 'lifetimes' | undefined;
   /**
+   * Run this model in a dedicated worker (a Web Worker; a worker_threads
+   * Worker in Node), so that runs never block the page. The Model API is
+   * the same. Models loaded this way share one worker, which ends when the
+   * last of them is disposed, giving its memory back. Default:
+   * `env.worker`.
+   */
+  worker?: boolean | undefined;
+  /**
    * Receives what the program prints (TFRT's `tfrt.print.*` kernels in a
    * .bef or .mlir file), once per run that printed, as one string of lines.
    * Default: each run's text goes to `console.log`.
@@ -72,7 +82,10 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
   if (typeof options !== 'object' || options === null) {
     throw new TridentError(`load: options must be an object, got ${options === null ? 'null' : typeof options}`, ErrorCode.InvalidArgument);
   }
-  const { dataFiles = [], maxPlannedBytes = 0, signal, threads = env.threads, numThreads = 0, optimize = true, memoryPlan = 'auto', onPrint } = options;
+  const { dataFiles = [], maxPlannedBytes = 0, signal, threads = env.threads, numThreads = 0, optimize = true, memoryPlan = 'auto', onPrint, worker = env.worker } = options;
+  if (typeof worker !== 'boolean') {
+    throw new TridentError(`load: worker must be true or false, got ${String(worker)}`, ErrorCode.InvalidArgument);
+  }
   if (!Object.hasOwn(MEMORY_PLANS, memoryPlan)) {
     throw new TridentError(`load: memoryPlan must be 'auto', 'file' or 'lifetimes', got ${String(memoryPlan)}`, ErrorCode.InvalidArgument);
   }
@@ -90,25 +103,67 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
     throw new TridentError(`load: onPrint must be a function, got ${typeof onPrint}`, ErrorCode.InvalidArgument);
   }
   throwIfAborted(signal);
+  const settings = { maxPlannedBytes, optimize, memoryPlan: MEMORY_PLANS[memoryPlan] };
+  if (worker) return loadInWorker([source, ...dataFiles], options, threads, numThreads, settings, onPrint);
   // Fetch the wasm while the file downloads.
   const module = loadWasm(threads);
   module.catch(() => {});
   const [program, ...data] = await readSources([source, ...dataFiles], options);
   const wasm = await module;
   throwIfAborted(signal);
-  return Model.open(
+  const threadCount = threadsWithin(numThreads, wasm.poolThreads, 'load: numThreads');
+  const engine = LocalEngine.open(
     wasm,
     program!.bytes,
     data.map((d) => d.bytes),
-    {
-      maxPlannedBytes,
-      numThreads: threadsWithin(numThreads, wasm.poolThreads, 'load: numThreads'),
-      optimize,
-      memoryPlan: MEMORY_PLANS[memoryPlan],
-      sourceName: program!.name,
-      onPrint,
-    },
+    { maxPlannedBytes, numThreads: threadCount, optimize, memoryPlan: MEMORY_PLANS[memoryPlan], sourceName: program!.name },
   );
+  return Model.over(engine, threadCount, onPrint);
+}
+
+/** load() with `worker: true`: the files are read here (progress, abort, cache) and handed to the worker. */
+async function loadInWorker(
+  sources: readonly ModelSource[],
+  options: LoadOptions,
+  threads: 'auto' | boolean,
+  numThreads: number,
+  settings: { maxPlannedBytes: number; optimize: boolean; memoryPlan: number },
+  onPrint: ((text: string) => void) | undefined,
+): Promise<Model> {
+  if (registeredKernels().length > 0) {
+    throw new TridentError(
+      `load: worker mode cannot use JavaScript kernels yet (registered: ${registeredKernels().join(', ')}); they run on the page's thread, so load without worker: true`,
+      ErrorCode.NotSupported,
+    );
+  }
+  const { signal } = options;
+  const starting = WorkerRuntime.acquire(threads);
+  starting.catch(() => {});
+  let files;
+  try {
+    files = await readSources(sources, options);
+  } catch (err) {
+    void starting.then((runtime) => runtime.release(), () => {});
+    throw err;
+  }
+  const runtime = await starting;
+  let engine;
+  try {
+    throwIfAborted(signal);
+    const threadCount = threadsWithin(numThreads, runtime.poolThreads, 'load: numThreads');
+    // The bytes read here are this call's own: they move to the worker. The
+    // caller's own buffers are copied.
+    const callers = new Set(sources.filter((s) => s instanceof ArrayBuffer || ArrayBuffer.isView(s)).map((s) => (ArrayBuffer.isView(s) ? s.buffer : s)));
+    const transfer = files.map((f) => f.bytes.buffer).filter((b): b is ArrayBuffer => b instanceof ArrayBuffer && !callers.has(b));
+    engine = await loadRemote(runtime, files, { ...settings, numThreads: threadCount }, [...new Set(transfer)]);
+    const model = Model.over(engine, threadCount, onPrint);
+    throwIfAborted(signal);
+    return model;
+  } catch (err) {
+    if (engine === undefined) runtime.release();
+    else engine.dispose();
+    throw err;
+  }
 }
 
 export interface RuntimeInfo {
@@ -123,6 +178,8 @@ export interface RuntimeInfo {
    * package, used where the app's bundler did not emit the .wasm file.
    */
   wasm: string;
+  /** True for a model loaded in worker mode: this build runs in its worker. */
+  worker: boolean;
   /**
    * Bytes of wasm memory the module holds now. Wasm memory grows and never
    * shrinks, so this is also the peak since the module was instantiated.
@@ -142,12 +199,8 @@ export interface RuntimeInfo {
  * `threads` option may pick another than the default).
  */
 export async function runtimeInfo(model?: Model): Promise<RuntimeInfo> {
-  let build: LoadedWasm | undefined;
-  if (model !== undefined) {
-    build = model instanceof Model ? buildOf(model) : undefined;
-    if (build === undefined) throw new TridentError('runtimeInfo: the argument is not a Model that load() returned', ErrorCode.InvalidArgument);
-  }
-  const { module, threads, poolThreads, wasm } = build ?? (await loadWasm());
-  const { version, memoryBytes, heapAllocations } = runtimeStats(module);
-  return { version, threads, numThreads: poolThreads, wasm, memoryBytes, heapAllocations };
+  if (model === undefined) return buildInfo(await loadWasm());
+  const info = model instanceof Model ? modelRuntimeInfo(model) : undefined;
+  if (info === undefined) throw new TridentError('runtimeInfo: the argument is not a Model that load() returned', ErrorCode.InvalidArgument);
+  return info;
 }

@@ -2,17 +2,14 @@
 // Model: a loaded program, its methods' signatures, and run().
 
 import { checkInputs } from './check-inputs.js';
-import { assertDType } from './dtype.js';
 import type { ModelFormat } from './detect-format.js';
+import type { ModelEngine } from './engine/model-engine.js';
 import { ErrorCode, TridentError } from './errors.js';
 import { valueFromJson } from './json-value.js';
-import { NativeHandle, type NativeOutput } from './native/native-program.js';
-import { isScalarRecord, scalarValue } from './native/value-descriptor.js';
-import type { RawMethod, RawValueSpec } from './native/types.js';
-import type { LoadedWasm } from './native/load-wasm.js';
+import type { RuntimeInfo } from './load.js';
 import { threadsWithin } from './threads.js';
 import { Tensor, withArticle, type AnyTensor } from './tensor.js';
-import { intValue, type Dynamism, type InputValue, type MethodInfo, type OutputValue, type ValueInfo, type ValueKind } from './values.js';
+import type { InputValue, MethodInfo, OutputValue } from './values.js';
 
 /** A test case embedded in a bundled program (.bpte). */
 export interface BundledTest {
@@ -42,50 +39,37 @@ export interface RunProfile {
   readonly instructions: InstructionProfile[];
 }
 
-/** Options of Model.open (load()'s, resolved). */
-interface OpenOptions {
-  maxPlannedBytes: number;
-  numThreads: number;
-  optimize: boolean;
-  memoryPlan: number;
-  sourceName: string;
-  onPrint: ((text: string) => void) | undefined;
-}
+/** @internal The engine behind each model. */
+const engines = new WeakMap<Model, ModelEngine>();
 
-/** The build each model runs on, for runtimeInfo(model). */
-const builds = new WeakMap<Model, LoadedWasm>();
-
-/** @internal The build `model` runs on. */
-export function buildOf(model: Model): LoadedWasm | undefined {
-  return builds.get(model);
+/** @internal runtimeInfo(model): the build `model` runs on, or undefined for a non-Model. */
+export function modelRuntimeInfo(model: Model): Promise<RuntimeInfo> | undefined {
+  return engines.get(model)?.runtimeInfo();
 }
 
 export class Model {
   readonly format: ModelFormat;
   readonly methods: readonly MethodInfo[];
-  readonly #handle: NativeHandle;
-  readonly #poolThreads: number;
+  readonly #engine: ModelEngine;
   readonly #onPrint: ((text: string) => void) | undefined;
   #numThreads = 1;
 
-  private constructor(handle: NativeHandle, poolThreads: number, onPrint: ((text: string) => void) | undefined) {
-    this.#handle = handle;
-    this.#poolThreads = poolThreads;
+  private constructor(engine: ModelEngine, onPrint: ((text: string) => void) | undefined) {
+    this.#engine = engine;
     this.#onPrint = onPrint;
-    this.format = handle.format() as ModelFormat;
-    this.methods = Object.freeze(handle.describe().map(toMethodInfo));
+    this.format = engine.format as ModelFormat;
+    this.methods = engine.methods;
   }
 
-  /** @internal Use `load()`. */
-  static open(wasm: LoadedWasm, bytes: Uint8Array, dataFiles: readonly Uint8Array[], options: OpenOptions): Model {
-    const handle = NativeHandle.open(wasm.module, bytes, dataFiles, options);
+  /** @internal Use `load()`. The model owns `engine` from here on. */
+  static over(engine: ModelEngine, numThreads: number, onPrint: ((text: string) => void) | undefined): Model {
     try {
-      const model = new Model(handle, wasm.poolThreads, options.onPrint);
-      builds.set(model, wasm);
-      model.numThreads = options.numThreads;
+      const model = new Model(engine, onPrint);
+      engines.set(model, engine);
+      model.numThreads = numThreads;
       return model;
     } catch (err) {
-      handle.dispose();
+      engine.dispose();
       throw err;
     }
   }
@@ -101,12 +85,12 @@ export class Model {
   }
 
   set numThreads(threads: number) {
-    this.#numThreads = threadsWithin(threads, this.#poolThreads, 'numThreads');
-    this.#handle.setThreads(this.#numThreads);
+    this.#numThreads = threadsWithin(threads, this.#engine.poolThreads, 'numThreads');
+    this.#engine.setThreads(this.#numThreads);
   }
 
   get disposed(): boolean {
-    return this.#handle.disposed;
+    return this.#engine.disposed;
   }
 
   /**
@@ -166,7 +150,7 @@ export class Model {
   async run(method: string, inputs?: readonly InputValue[]): Promise<OutputValue[]>;
   async run(methodOrInputs?: string | readonly InputValue[], inputs?: readonly InputValue[]): Promise<OutputValue[]> {
     const [method, values] = this.#call('run', methodOrInputs, inputs);
-    return this.#run(method, values, false);
+    return (await this.#run(method, values, false)).outputs;
   }
 
   /**
@@ -178,7 +162,7 @@ export class Model {
   async runTensors(method: string, inputs?: readonly InputValue[]): Promise<AnyTensor[]>;
   async runTensors(methodOrInputs?: string | readonly InputValue[], inputs?: readonly InputValue[]): Promise<AnyTensor[]> {
     const [method, values] = this.#call('runTensors', methodOrInputs, inputs);
-    const outputs = await this.#run(method, values, false);
+    const { outputs } = await this.#run(method, values, false);
     outputs.forEach((value, i) => {
       if (!(value instanceof Tensor)) {
         const kind = this.methods[this.#indexOf(method)]!.outputs[i]?.kind ?? typeof value;
@@ -199,45 +183,19 @@ export class Model {
   async profile(methodOrInputs?: string | readonly InputValue[], inputs?: readonly InputValue[]): Promise<RunProfile> {
     const [method, values] = this.#call('profile', methodOrInputs, inputs);
     const start = performance.now();
-    const outputs = await this.#run(method, values, true);
-    const totalMs = performance.now() - start;
-    const instructions = this.#handle.profile(this.#indexOf(method), method).map((p) => ({ index: p.index, name: p.name, calls: p.calls, ms: p.ns / 1e6 }));
-    return { outputs, totalMs, instructions };
+    const { outputs, instructions } = await this.#run(method, values, true);
+    return { outputs, totalMs: performance.now() - start, instructions: instructions ?? [] };
   }
 
-  async #run(method: string, inputs: readonly InputValue[], profile: boolean): Promise<OutputValue[]> {
+  #run(method: string, inputs: readonly InputValue[], profile: boolean): Promise<{ outputs: OutputValue[]; instructions?: InstructionProfile[] }> {
     const m = this.#indexOf(method);
     const info = this.methods[m]!;
     checkInputs(info, inputs);
-    const handle = this.#handle;
-    // No await from here on: the planned slots belong to this call until
-    // its outputs are copied out.
-    for (let i = 0; i < inputs.length; i++) {
-      const value = inputs[i];
-      if (value instanceof Tensor) handle.writeTensor(m, method, i, value);
-      else if (typeof value === 'boolean') handle.setBool(m, method, i, value);
-      else if (typeof value === 'bigint' || (typeof value === 'number' && info.inputs[i]!.kind === 'Int')) {
-        handle.setInt(m, method, i, value);
-      } else if (typeof value === 'number') handle.setDouble(m, method, i, value);
-    }
-    try {
-      handle.execute(m, method, profile);
-    } finally {
-      this.#deliverPrinted();
-    }
-    // A graph that mutates an argument (torch.export's user_input_mutation)
-    // updates the caller's tensor, as the module call would in PyTorch.
-    for (const i of info.mutatedInputs ?? []) {
-      const value = inputs[i];
-      if (value instanceof Tensor) handle.readInputInto(m, method, i, value);
-    }
-    return handle.readOutputs(m, method).map((out, i) => toOutputValue(out, method, i));
+    return this.#engine.run(m, info, inputs, profile, (text) => this.#deliverPrinted(text));
   }
 
   /** What the program printed (TFRT's tfrt.print.*): to onPrint, else to the console. */
-  #deliverPrinted(): void {
-    const text = this.#handle.takePrinted();
-    if (text === '') return;
+  #deliverPrinted(text: string): void {
     if (this.#onPrint !== undefined) this.#onPrint(text);
     else console.log(text.endsWith('\n') ? text.slice(0, -1) : text);
   }
@@ -245,7 +203,7 @@ export class Model {
   /** The test cases embedded in a .bpte, with their expected outputs ([] for a .pte). */
   bundledTests(): BundledTest[] {
     this.assertLive('bundledTests()');
-    return this.#handle.bundledTests().map((raw, i) => {
+    return this.#engine.bundledTests().map((raw, i) => {
       const where = `bundled test ${i}`;
       const test = raw as { method?: unknown; inputs?: unknown; outputs?: unknown };
       if (typeof test.method !== 'string' || !Array.isArray(test.inputs) || !Array.isArray(test.outputs)) {
@@ -268,7 +226,7 @@ export class Model {
     this.assertLive('sampleInputs()');
     if (method === undefined) [method] = this.#call('sampleInputs', undefined, undefined);
     this.method(method);
-    const raw = this.#handle.sampleInputs(method);
+    const raw = this.#engine.sampleInputs(method);
     if (raw === null) return null;
     if (!Array.isArray(raw)) {
       throw new TridentError(`sampleInputs('${method}'): runtime returned a malformed list`, ErrorCode.Internal);
@@ -278,7 +236,7 @@ export class Model {
 
   /** Frees the native program. Further calls throw; dispose() again is a no-op. */
   dispose(): void {
-    this.#handle.dispose();
+    this.#engine.dispose();
   }
 
   /** dispose(), for `using model = await load(...)`. */
@@ -287,92 +245,8 @@ export class Model {
   }
 
   private assertLive(what: string): void {
-    if (this.#handle.disposed) {
+    if (this.#engine.disposed) {
       throw new TridentError(`${what}: this Model was disposed; load the file again to use it`, ErrorCode.InvalidState);
     }
   }
-}
-
-function toMethodInfo(raw: RawMethod): MethodInfo {
-  const where = `method '${raw.name}'`;
-  return Object.freeze({
-    name: raw.name,
-    inputs: Object.freeze(raw.inputs.map((v, i) => toValueInfo(v, `${where}: input ${i}`))),
-    outputs: Object.freeze(raw.outputs.map((v, i) => toValueInfo(v, `${where}: output ${i}`))),
-    ...(raw.instructions !== undefined && { instructions: raw.instructions }),
-    ...(raw.plannedBytes !== undefined && { plannedBytes: raw.plannedBytes }),
-    ...(raw.intermediateBytes !== undefined && { intermediateBytes: raw.intermediateBytes }),
-    ...(raw.memoryPlan !== undefined && { memoryPlan: raw.memoryPlan }),
-    ...(raw.mutatedInputs !== undefined && { mutatedInputs: Object.freeze([...raw.mutatedInputs]) }),
-    delegates: Object.freeze(
-      (raw.delegates ?? []).map((d) =>
-        Object.freeze({
-          backend: d.backend,
-          nodeCounts: Object.freeze({ ...d.nodeCounts }),
-          nodes: Object.freeze(
-            d.nodes.map((n) =>
-              Object.freeze({
-                type: n.type,
-                inputs: Object.freeze(n.inputs.map((v) => Object.freeze({ dtype: v.dtype, shape: Object.freeze([...v.shape]) }))),
-                outputs: Object.freeze(n.outputs.map((v) => Object.freeze({ dtype: v.dtype, shape: Object.freeze([...v.shape]) }))),
-              }),
-            ),
-          ),
-        }),
-      ),
-    ),
-  });
-}
-
-function toValueInfo(raw: RawValueSpec, where: string): ValueInfo {
-  const type = raw.type !== undefined ? { type: raw.type } : {};
-  if (raw.kind !== 'Tensor') return Object.freeze({ kind: raw.kind as ValueKind, ...type });
-  // A format without declared tensor dtypes (BEF) gives the kind only.
-  if (raw.dtype === undefined) return Object.freeze({ kind: 'Tensor', ...type });
-  return Object.freeze({
-    kind: 'Tensor',
-    dtype: assertDType(raw.dtype, where),
-    shape: Object.freeze([...(raw.shape ?? [])]),
-    dynamism: (raw.dynamism ?? 'static') as Dynamism,
-  });
-}
-
-function toOutputValue(out: NativeOutput, method: string, index: number): OutputValue {
-  if (isScalarRecord(out)) return scalarValue(out);
-  switch (out.kind) {
-    case 'Tensor':
-      return out.tensor as AnyTensor;
-    case 'Json':
-      return jsonOutput(JSON.parse(out.text) as { kind: string; value?: unknown }, `${method}: output ${index}`);
-    default:
-      throw new TridentError(`${method}: output ${index}: ${out.kind} outputs cannot be returned to JavaScript yet`, ErrorCode.NotSupported);
-  }
-}
-
-/** A format's output given as JSON text ({"kind","value"}, values as strings). */
-function jsonOutput({ kind, value }: { kind: string; value?: unknown }, where: string): OutputValue {
-  switch (kind) {
-    case 'Int':
-      return intValue(BigInt(String(value)));
-    case 'Double':
-      return parseDouble(value);
-    case 'Bool':
-      return value === true || value === 'true';
-    case 'String':
-      return String(value ?? '');
-    case 'None':
-      return null;
-    default:
-      throw new TridentError(`${where}: ${kind} outputs cannot be returned to JavaScript yet`, ErrorCode.NotSupported);
-  }
-}
-
-/** Doubles may arrive as numbers or as C's "nan"/"inf" spellings. */
-function parseDouble(value: unknown): number {
-  if (typeof value === 'number') return value;
-  const text = String(value).trim().toLowerCase();
-  if (text === 'nan' || text === '-nan') return NaN;
-  if (text === 'inf' || text === 'infinity') return Infinity;
-  if (text === '-inf' || text === '-infinity') return -Infinity;
-  return Number(text);
 }

@@ -9,6 +9,16 @@ import { ErrorCode, TridentError } from './errors.js';
 
 export type ReportProgress = (loaded: number, total: number | undefined) => void;
 
+/** A worker as worker mode uses it: a web Worker, or Node's worker_threads Worker. */
+export interface WorkerEndpoint {
+  post(message: unknown, transfer: Transferable[]): void;
+  /** `onMessage` for each message; `onFailure` once, if the worker fails or exits. */
+  listen(onMessage: (data: unknown) => void, onFailure: (reason: string) => void): void;
+  /** Whether the worker keeps Node's process alive (it should only while requests are pending). */
+  keepAlive(alive: boolean): void;
+  terminate(): void;
+}
+
 export interface NodePlatform {
   /** A whole file, read in chunks so that progress is reported and an abort stops it. */
   readFile(path: string, report?: ReportProgress, signal?: AbortSignalLike): Promise<Uint8Array>;
@@ -22,6 +32,8 @@ export interface NodePlatform {
   withPthreadWorkers<T>(start: () => T): T;
   /** Lets Node exit while the module's pthread workers live. */
   unrefPthreadWorkers(module: object): void;
+  /** Starts a worker_threads Worker running worker mode's Node entry. */
+  startWorker(): WorkerEndpoint;
 }
 
 /** True when running under Node (not a browser, nor a worker in one). */

@@ -83,3 +83,22 @@ export function tinyRecords(json = tinyModelJson()): ZipEntries {
 }
 
 export const tinyArchive = (records: ZipEntries = tinyRecords()): Uint8Array => makeZip(records);
+
+/**
+ * The tiny archive whose graph also updates its input in place: y = x * w,
+ * and x += 1 (user_input_mutation), as torch.export writes an in-place
+ * argument update.
+ */
+export function mutatingArchive(): Uint8Array {
+  const graph = JSON.parse(tinyModelJson());
+  const g = graph.graph_module.graph;
+  g.nodes.unshift({
+    target: 'torch.ops.aten.add.Tensor',
+    inputs: [{ name: 'self', arg: { as_tensor: { name: 'x' } } }, { name: 'other', arg: { as_int: 1 } }],
+    outputs: [{ as_tensor: { name: 'add' } }],
+  });
+  g.tensor_values.add = g.tensor_values.x;
+  g.outputs.unshift({ as_tensor: { name: 'add' } });
+  graph.graph_module.signature.output_specs.unshift({ user_input_mutation: { arg: { name: 'add' }, user_input_name: 'x' } });
+  return tinyArchive({ ...tinyRecords(), 'tiny/models/model.json': JSON.stringify(graph) });
+}

@@ -162,6 +162,7 @@ interface PageResult {
   threads?: boolean;
   numThreads?: number;
   wasm?: string;
+  worker?: boolean;
   crossOriginIsolated?: boolean;
 }
 
@@ -172,19 +173,21 @@ describe.runIf(ready)('trident-runtime installed into a Node app', () => {
     dir = makeApp({ name: 'node', files: { 'main.mjs': 'app/node.mjs' }, emitsWasm: true });
   }, 600_000);
 
-  for (const threads of [false, true]) {
-    it(`runs a .pte, a .pt2 and MLIR text from file paths ${threads ? 'with threads' : 'single-threaded'}`, () => {
+  for (const [threads, worker] of [[false, false], [true, false], [true, true]] as const) {
+    it(`runs a .pte, a .pt2 and MLIR text from file paths ${threads ? 'with threads' : 'single-threaded'}${worker ? ', in worker mode' : ''}`, () => {
       const args = [
         path.join(MODELS, 'mlp_tiny.pte'),
         repoPath('build', 'pt2', 'mlp_tiny.core.C.pt2'),
         path.join(MODELS, 'mlp_tiny.input.npy'),
         path.join(MODELS, 'mlp_tiny.expected.npy'),
         threads ? '1' : '0',
+        worker ? '1' : '0',
       ];
       const out = execFileSync(process.execPath, ['main.mjs', ...args], { cwd: dir, encoding: 'utf8' });
       const result = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, { format?: string; error?: number; outputs?: unknown[] }> & {
         threads: boolean;
         wasm: string;
+        worker: boolean;
       };
       expect(result['pte']).toEqual({ format: 'pte', error: expect.any(Number) });
       expect(result['pte']!.error).toBeLessThanOrEqual(1e-4);
@@ -192,6 +195,7 @@ describe.runIf(ready)('trident-runtime installed into a Node app', () => {
       expect(result['pt2']!.error).toBeLessThanOrEqual(1e-4);
       expect(result['mlir']).toEqual({ format: 'mlir', outputs: [3, 1] });
       expect(result.threads).toBe(threads);
+      expect(result['worker']).toBe(worker);
       // The package's own file, by path: not the embedded copy.
       expect(result.wasm).toMatch(/^file:.*node_modules\/trident-runtime\/dist\/wasm\/trident(-threads)?\.wasm$/);
     });
@@ -235,11 +239,12 @@ describe.runIf(ready)('trident-runtime installed into bundled apps', () => {
     }
   }
 
-  function expectRan(result: PageResult & { console: string[] }, app: App, threads: boolean): void {
+  function expectRan(result: PageResult & { console: string[] }, app: App, threads: boolean, worker = false): void {
     const context = JSON.stringify(result, null, 1);
     expect(result.error, context).toBeUndefined();
     expect(result.ok, context).toBe(true);
     expect(result.threads, context).toBe(threads);
+    expect(result.worker, context).toBe(worker);
     if (threads) expect(result.numThreads, context).toBeGreaterThan(1);
     if (app.emitsWasm) {
       expect(result.wasm, context).toMatch(/^http:.*\.wasm$/);
@@ -308,6 +313,10 @@ describe.runIf(ready)('trident-runtime installed into bundled apps', () => {
 
       it('runs with threads on a cross-origin isolated page', async () => {
         expectRan(await run(`${isolatedUrl}?model=${MODEL}&threads=1`), app, true);
+      });
+
+      it('runs in worker mode, with threads in the worker', async () => {
+        expectRan(await run(`${isolatedUrl}?model=${MODEL}&threads=1&worker=1`), app, true, true);
       });
     });
   }

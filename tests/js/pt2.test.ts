@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { repoPath } from '../helpers/paths.js';
 import { Tensor, TridentError, load } from '../helpers/trident.js';
-import { tinyArchive, tinyModelJson, tinyRecords } from '../helpers/pt2-archive.js';
+import { mutatingArchive, tinyArchive, tinyModelJson, tinyRecords } from '../helpers/pt2-archive.js';
 import { makeZip } from '../helpers/zip.js';
 
 async function expectTinyRuns(): Promise<void> {
@@ -66,18 +66,7 @@ describe('PT2 archives', () => {
   });
 
   it('a mutated user input is written back into the caller\'s tensor', async () => {
-    // y = x * w, and x += 1 (user_input_mutation), as torch.export writes an in-place argument update.
-    const graph = JSON.parse(tinyModelJson());
-    const g = graph.graph_module.graph;
-    g.nodes.unshift({
-      target: 'torch.ops.aten.add.Tensor',
-      inputs: [{ name: 'self', arg: { as_tensor: { name: 'x' } } }, { name: 'other', arg: { as_int: 1 } }],
-      outputs: [{ as_tensor: { name: 'add' } }],
-    });
-    g.tensor_values.add = g.tensor_values.x;
-    g.outputs.unshift({ as_tensor: { name: 'add' } });
-    graph.graph_module.signature.output_specs.unshift({ user_input_mutation: { arg: { name: 'add' }, user_input_name: 'x' } });
-    const model = await load(tinyArchive({ ...tinyRecords(), 'tiny/models/model.json': JSON.stringify(graph) }));
+    const model = await load(mutatingArchive());
     expect(model.method('model').mutatedInputs).toEqual([0]);
     const x = Tensor.from('float32', [1, -1, 0.5, 2]);
     const [y] = await model.run('model', [x]);

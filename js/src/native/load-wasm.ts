@@ -19,6 +19,7 @@ import { ErrorCode, TridentError } from '../errors.js';
 import { isNode, nodePlatform } from '../platform.js';
 import type { UrlLike } from '../read-source.js';
 import { notice } from '../threads.js';
+import type { HandedBuild } from '../worker/protocol.js';
 import type { ModuleFactory, ModuleFactoryOptions, TridentModule } from './types.js';
 import { packagedFile, WASM_FILES } from './wasm-files.js';
 
@@ -46,6 +47,7 @@ const HINT = "build it with 'bash scripts/build.sh', or point env.wasmPaths at t
  * `threads` overrides env.threads for this call (load()'s option).
  */
 export function loadWasm(threads: ThreadsChoice = env.threads): Promise<LoadedWasm> {
+  if (handedBuild !== undefined) return handedBuild;
   if (threads !== 'auto' && typeof threads !== 'boolean') {
     return Promise.reject(new TridentError(`threads must be 'auto', true or false, got ${String(threads)}`, ErrorCode.InvalidArgument));
   }
@@ -78,7 +80,14 @@ interface Build {
   wasm: string;
 }
 
-async function instantiate(files: FileUrl, choice: ThreadsChoice, packaged: boolean): Promise<LoadedWasm> {
+/** Which build runs, fetched and compiled, and its thread pool's size. */
+interface ChosenBuild {
+  threads: boolean;
+  build: Build;
+  poolThreads: number;
+}
+
+async function chooseBuild(files: FileUrl, choice: ThreadsChoice, packaged: boolean): Promise<ChosenBuild> {
   let threads = await useThreads(files, choice, packaged);
   let build: Build;
   try {
@@ -89,8 +98,38 @@ async function instantiate(files: FileUrl, choice: ThreadsChoice, packaged: bool
     threads = false;
     build = await fetchBuild(files, false, packaged);
   }
+  return { threads, build, poolThreads: threads ? poolSize() : 1 };
+}
+
+async function instantiate(files: FileUrl, choice: ThreadsChoice, packaged: boolean): Promise<LoadedWasm> {
+  return start(await chooseBuild(files, choice, packaged));
+}
+
+let handedBuild: Promise<LoadedWasm> | undefined;
+
+/**
+ * @internal The page's side of worker mode: the build the page would run,
+ * compiled, for its worker, which runs the same one (a compiled module and
+ * blob: URLs pass to a worker as they are).
+ */
+export async function handOverBuild(choice: ThreadsChoice): Promise<HandedBuild> {
+  if (choice !== 'auto' && typeof choice !== 'boolean') {
+    throw new TridentError(`threads must be 'auto', true or false, got ${String(choice)}`, ErrorCode.InvalidArgument);
+  }
+  const { threads, build, poolThreads } = await chooseBuild(fileUrls(env.wasmPaths), choice, env.wasmPaths === undefined);
+  const { wasmModule, scriptUrl, workerUrl, wasm } = build;
+  return { threads, poolThreads, wasmModule, scriptUrl, workerUrl, wasm };
+}
+
+/** @internal The worker's side: every load in this worker runs on the build the page handed over. */
+export function useHandedBuild(handed: HandedBuild): Promise<LoadedWasm> {
+  const { threads, poolThreads, wasmModule, scriptUrl, workerUrl, wasm } = handed;
+  handedBuild = importFactory(scriptUrl).then((factory) => start({ threads, poolThreads, build: { factory, wasmModule, scriptUrl, workerUrl, wasm } }));
+  return handedBuild;
+}
+
+async function start({ threads, build, poolThreads: wantedPool }: ChosenBuild): Promise<LoadedWasm> {
   const { factory, wasmModule, scriptUrl, workerUrl, wasm } = build;
-  const wantedPool = threads ? poolSize() : 1;
   const name = threads ? 'trident-threads' : 'trident';
   const node = threads && isNode ? nodePlatform('the threads build') : null;
   // The generated loader never settles when instantiateWasm fails; this

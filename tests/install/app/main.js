@@ -1,7 +1,8 @@
 // The page every install-test app builds: a user's code, importing the
 // package by name. The test server serves the model, its input and its
 // expected output under /__models/; the query says which model and whether
-// to use threads. The outcome lands in window.__trident for the test.
+// to use threads and worker mode. The outcome lands in window.__trident for
+// the test.
 import { env, load, runtimeInfo, Tensor } from 'trident-runtime';
 
 /** A little-endian float32 .npy file's values. */
@@ -24,7 +25,7 @@ async function main() {
   const name = query.get('model');
   env.threads = query.get('threads') === '1' ? true : query.get('threads') === '0' ? false : 'auto';
   const meta = await (await fetch(`/__models/${name}.json`)).json();
-  const model = await load(`/__models/${name}.pte`);
+  const model = await load(`/__models/${name}.pte`, { worker: query.get('worker') === '1' });
   const input = new Tensor('float32', npyFloat32(await fetchBytes(`/__models/${name}.input.npy`)), meta.inputs[0].shape);
   const expected = npyFloat32(await fetchBytes(`/__models/${name}.expected.npy`));
   const [output] = await model.runTensors('forward', [input]);
@@ -42,6 +43,7 @@ async function main() {
     threads: info.threads,
     numThreads: info.numThreads,
     wasm: info.wasm,
+    worker: info.worker,
     crossOriginIsolated: globalThis.crossOriginIsolated === true,
   };
 }

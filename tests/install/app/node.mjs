@@ -1,13 +1,15 @@
 // The Node install check: a script in a fresh app that imports the package
 // by name (its "node" export condition) and runs a .pte, a .pt2 and TFRT
 // MLIR text, from file paths. argv: the .pte, the .pt2, their input and
-// expected .npy files (the same model), and which build ('0' or '1' threads).
+// expected .npy files (the same model), which build ('0' or '1' threads) and
+// whether to load in worker mode ('0' or '1').
 // Prints one JSON line: the outcome.
 import { readFileSync } from 'node:fs';
 import { env, load, runtimeInfo, Tensor } from 'trident-runtime';
 
-const [pte, pt2, inputNpy, expectedNpy, threads] = process.argv.slice(2);
+const [pte, pt2, inputNpy, expectedNpy, threads, worker] = process.argv.slice(2);
 env.threads = threads === '1';
+env.worker = worker === '1';
 
 function npyFloat32(file) {
   const bytes = readFileSync(file);
@@ -42,8 +44,10 @@ const mlir = await load(`func.func @divide(%a: i32, %b: i32) -> (i32, i32) {
   tfrt.return %q, %r : i32, i32
 }`);
 result.mlir = { format: mlir.format, outputs: await mlir.run('divide', [7, 2]) };
-const info = await runtimeInfo();
+const info = await runtimeInfo(mlir);
+mlir.dispose();
 result.threads = info.threads;
+result.worker = info.worker;
 result.numThreads = info.numThreads;
 result.wasm = info.wasm;
 console.log(JSON.stringify(result));

@@ -1,0 +1,201 @@
+// The runtime in this thread: a NativeHandle over the wasm module, and the
+// conversions between its records and the API's values.
+
+import { assertDType } from '../dtype.js';
+import { ErrorCode, TridentError } from '../errors.js';
+import type { RuntimeInfo } from '../load.js';
+import type { LoadedWasm } from '../native/load-wasm.js';
+import { NativeHandle, type NativeOutput } from '../native/native-program.js';
+import { runtimeStats } from '../native/runtime-calls.js';
+import type { RawMethod, RawValueSpec } from '../native/types.js';
+import { isScalarRecord, scalarValue } from '../native/value-descriptor.js';
+import { Tensor, type AnyTensor } from '../tensor.js';
+import { intValue, type Dynamism, type InputValue, type MethodInfo, type OutputValue, type ValueInfo, type ValueKind } from '../values.js';
+import type { EngineRun, ModelEngine } from './model-engine.js';
+
+/** What the runtime needs to open a file (load()'s options, resolved). */
+export interface OpenOptions {
+  maxPlannedBytes: number;
+  numThreads: number;
+  optimize: boolean;
+  memoryPlan: number;
+  sourceName: string;
+}
+
+export class LocalEngine implements ModelEngine {
+  readonly format: string;
+  readonly methods: readonly MethodInfo[];
+  readonly poolThreads: number;
+  readonly #handle: NativeHandle;
+  readonly #build: LoadedWasm;
+
+  private constructor(handle: NativeHandle, build: LoadedWasm) {
+    this.#handle = handle;
+    this.#build = build;
+    this.poolThreads = build.poolThreads;
+    this.format = handle.format();
+    this.methods = Object.freeze(handle.describe().map(toMethodInfo));
+  }
+
+  static open(build: LoadedWasm, bytes: Uint8Array, dataFiles: readonly Uint8Array[], options: OpenOptions): LocalEngine {
+    const handle = NativeHandle.open(build.module, bytes, dataFiles, options);
+    try {
+      return new LocalEngine(handle, build);
+    } catch (err) {
+      handle.dispose();
+      throw err;
+    }
+  }
+
+  get build(): LoadedWasm {
+    return this.#build;
+  }
+
+  get disposed(): boolean {
+    return this.#handle.disposed;
+  }
+
+  setThreads(threads: number): void {
+    this.#handle.setThreads(threads);
+  }
+
+  async run(m: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): Promise<EngineRun> {
+    return this.runNow(m, info, inputs, profile, print);
+  }
+
+  /** run(), synchronously: the planned slots belong to this call until its outputs are copied out. */
+  runNow(m: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): EngineRun {
+    const handle = this.#handle;
+    const method = info.name;
+    for (let i = 0; i < inputs.length; i++) {
+      const value = inputs[i];
+      if (value instanceof Tensor) handle.writeTensor(m, method, i, value);
+      else if (typeof value === 'boolean') handle.setBool(m, method, i, value);
+      else if (typeof value === 'bigint' || (typeof value === 'number' && info.inputs[i]!.kind === 'Int')) {
+        handle.setInt(m, method, i, value);
+      } else if (typeof value === 'number') handle.setDouble(m, method, i, value);
+    }
+    try {
+      handle.execute(m, method, profile);
+    } finally {
+      const printed = handle.takePrinted();
+      if (printed !== '') print(printed);
+    }
+    // A graph that mutates an argument (torch.export's user_input_mutation)
+    // updates the caller's tensor, as the module call would in PyTorch.
+    for (const i of info.mutatedInputs ?? []) {
+      const value = inputs[i];
+      if (value instanceof Tensor) handle.readInputInto(m, method, i, value);
+    }
+    const outputs = handle.readOutputs(m, method).map((out, i) => toOutputValue(out, method, i));
+    if (!profile) return { outputs };
+    const instructions = handle.profile(m, method).map((p) => ({ index: p.index, name: p.name, calls: p.calls, ms: p.ns / 1e6 }));
+    return { outputs, instructions };
+  }
+
+  bundledTests(): unknown[] {
+    return this.#handle.bundledTests();
+  }
+
+  sampleInputs(method: string): unknown {
+    return this.#handle.sampleInputs(method);
+  }
+
+  async runtimeInfo(): Promise<RuntimeInfo> {
+    return buildInfo(this.#build);
+  }
+
+  dispose(): void {
+    this.#handle.dispose();
+  }
+}
+
+/** runtimeInfo() of a build in this thread (`worker`: this thread is worker mode's worker). */
+export function buildInfo({ module, threads, poolThreads, wasm }: LoadedWasm, worker = false): RuntimeInfo {
+  const { version, memoryBytes, heapAllocations } = runtimeStats(module);
+  return { version, threads, numThreads: poolThreads, wasm, worker, memoryBytes, heapAllocations };
+}
+
+function toMethodInfo(raw: RawMethod): MethodInfo {
+  const where = `method '${raw.name}'`;
+  return Object.freeze({
+    name: raw.name,
+    inputs: Object.freeze(raw.inputs.map((v, i) => toValueInfo(v, `${where}: input ${i}`))),
+    outputs: Object.freeze(raw.outputs.map((v, i) => toValueInfo(v, `${where}: output ${i}`))),
+    ...(raw.instructions !== undefined && { instructions: raw.instructions }),
+    ...(raw.plannedBytes !== undefined && { plannedBytes: raw.plannedBytes }),
+    ...(raw.intermediateBytes !== undefined && { intermediateBytes: raw.intermediateBytes }),
+    ...(raw.memoryPlan !== undefined && { memoryPlan: raw.memoryPlan }),
+    ...(raw.mutatedInputs !== undefined && { mutatedInputs: Object.freeze([...raw.mutatedInputs]) }),
+    delegates: Object.freeze(
+      (raw.delegates ?? []).map((d) =>
+        Object.freeze({
+          backend: d.backend,
+          nodeCounts: Object.freeze({ ...d.nodeCounts }),
+          nodes: Object.freeze(
+            d.nodes.map((n) =>
+              Object.freeze({
+                type: n.type,
+                inputs: Object.freeze(n.inputs.map((v) => Object.freeze({ dtype: v.dtype, shape: Object.freeze([...v.shape]) }))),
+                outputs: Object.freeze(n.outputs.map((v) => Object.freeze({ dtype: v.dtype, shape: Object.freeze([...v.shape]) }))),
+              }),
+            ),
+          ),
+        }),
+      ),
+    ),
+  });
+}
+
+function toValueInfo(raw: RawValueSpec, where: string): ValueInfo {
+  const type = raw.type !== undefined ? { type: raw.type } : {};
+  if (raw.kind !== 'Tensor') return Object.freeze({ kind: raw.kind as ValueKind, ...type });
+  // A format without declared tensor dtypes (BEF) gives the kind only.
+  if (raw.dtype === undefined) return Object.freeze({ kind: 'Tensor', ...type });
+  return Object.freeze({
+    kind: 'Tensor',
+    dtype: assertDType(raw.dtype, where),
+    shape: Object.freeze([...(raw.shape ?? [])]),
+    dynamism: (raw.dynamism ?? 'static') as Dynamism,
+  });
+}
+
+function toOutputValue(out: NativeOutput, method: string, index: number): OutputValue {
+  if (isScalarRecord(out)) return scalarValue(out);
+  switch (out.kind) {
+    case 'Tensor':
+      return out.tensor as AnyTensor;
+    case 'Json':
+      return jsonOutput(JSON.parse(out.text) as { kind: string; value?: unknown }, `${method}: output ${index}`);
+    default:
+      throw new TridentError(`${method}: output ${index}: ${out.kind} outputs cannot be returned to JavaScript yet`, ErrorCode.NotSupported);
+  }
+}
+
+/** A format's output given as JSON text ({"kind","value"}, values as strings). */
+function jsonOutput({ kind, value }: { kind: string; value?: unknown }, where: string): OutputValue {
+  switch (kind) {
+    case 'Int':
+      return intValue(BigInt(String(value)));
+    case 'Double':
+      return parseDouble(value);
+    case 'Bool':
+      return value === true || value === 'true';
+    case 'String':
+      return String(value ?? '');
+    case 'None':
+      return null;
+    default:
+      throw new TridentError(`${where}: ${kind} outputs cannot be returned to JavaScript yet`, ErrorCode.NotSupported);
+  }
+}
+
+/** Doubles may arrive as numbers or as C's "nan"/"inf" spellings. */
+function parseDouble(value: unknown): number {
+  if (typeof value === 'number') return value;
+  const text = String(value).trim().toLowerCase();
+  if (text === 'nan' || text === '-nan') return NaN;
+  if (text === 'inf' || text === 'infinity') return Infinity;
+  if (text === '-inf' || text === '-infinity') return -Infinity;
+  return Number(text);
+}

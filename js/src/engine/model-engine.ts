@@ -1,0 +1,35 @@
+// What a Model runs on: the runtime in this thread (LocalEngine), or the
+// runtime in a worker (worker/remote-engine.ts). Model checks arguments and
+// shapes the results; an engine does the work.
+
+import type { RuntimeInfo } from '../load.js';
+import type { InstructionProfile } from '../model.js';
+import type { InputValue, MethodInfo, OutputValue } from '../values.js';
+
+/** One run's results, before Model hands them out. */
+export interface EngineRun {
+  outputs: OutputValue[];
+  /** Set when the run was profiled. */
+  instructions?: InstructionProfile[];
+}
+
+export interface ModelEngine {
+  readonly format: string;
+  readonly methods: readonly MethodInfo[];
+  readonly disposed: boolean;
+  /** The thread pool's size, the calling thread included. */
+  readonly poolThreads: number;
+  setThreads(threads: number): void;
+  /**
+   * Runs method `index` on `inputs` (already checked against `info`); tensor
+   * inputs that the method mutates are updated in place. What the program
+   * printed goes to `print`, also when the run fails.
+   */
+  run(index: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): Promise<EngineRun>;
+  /** The .bpte's test cases as raw JSON records. */
+  bundledTests(): unknown[];
+  /** The method's sample inputs as a raw JSON list, or null. */
+  sampleInputs(method: string): unknown;
+  runtimeInfo(): Promise<RuntimeInfo>;
+  dispose(): void;
+}

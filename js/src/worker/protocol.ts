@@ -1,0 +1,56 @@
+// The messages between the page (worker-client.ts) and its Trident worker
+// (worker-host.ts). Each request carries an id; the worker answers every
+// request exactly once, in order, with the same id.
+
+import type { RuntimeInfo } from '../load.js';
+import type { InstructionProfile } from '../model.js';
+import type { MethodInfo } from '../values.js';
+import type { WireError, WireValue } from './wire.js';
+
+/** The page's choice of wasm build, compiled, handed to the worker. */
+export interface HandedBuild {
+  threads: boolean;
+  /** The kernel thread pool's size, the calling thread included. */
+  poolThreads: number;
+  wasmModule: WebAssembly.Module;
+  /** Where the generated loader is (a URL, or a blob:/data: URL for the embedded copy). */
+  scriptUrl: string;
+  /** The pthread worker script ('' for the single-threaded build). */
+  workerUrl: string;
+  /** runtimeInfo().wasm: the wasm's URL, or 'embedded'. */
+  wasm: string;
+}
+
+export interface LoadRequest {
+  op: 'load';
+  files: { bytes: Uint8Array; name: string }[];
+  options: { maxPlannedBytes: number; numThreads: number; optimize: boolean; memoryPlan: number };
+}
+
+export type Request = { id: number } & (
+  | { op: 'init'; build: HandedBuild; simd: boolean }
+  | LoadRequest
+  | { op: 'run'; model: number; method: number; inputs: WireValue[]; profile: boolean }
+  | { op: 'threads'; model: number; threads: number }
+  | { op: 'info' }
+  | { op: 'dispose'; model: number }
+);
+
+export interface LoadedReply {
+  model: number;
+  format: string;
+  methods: MethodInfo[];
+  poolThreads: number;
+  bundledTests: unknown[];
+  /** Each method's sample inputs (raw JSON lists), or null. */
+  sampleInputs: Record<string, unknown>;
+}
+
+export interface RunReply {
+  outputs: WireValue[];
+  /** The method's mutated tensor inputs, by index, after the run. */
+  mutated: [number, WireValue][];
+  instructions?: InstructionProfile[];
+}
+
+export type Reply = { id: number; printed?: string } & ({ ok: true; result: LoadedReply | RunReply | RuntimeInfo | null } | { ok: false; error: WireError });

@@ -1,0 +1,190 @@
+// The page's side of worker mode: one worker per build choice, shared by
+// every model loaded with `worker: true`, started on first use and ended
+// when its last model is disposed (a wasm memory never shrinks; ending the
+// worker is what gives it back). RemoteEngine is a Model's engine there.
+
+import type { EngineRun, ModelEngine } from '../engine/model-engine.js';
+import { env } from '../env.js';
+import type { RuntimeInfo } from '../load.js';
+import { handOverBuild, type ThreadsChoice } from '../native/load-wasm.js';
+import { isNode, nodePlatform, type WorkerEndpoint } from '../platform.js';
+import { Tensor } from '../tensor.js';
+import type { InputValue, MethodInfo } from '../values.js';
+import { startBrowserWorker } from './browser-worker.js';
+import type { LoadedReply, LoadRequest, Reply, Request, RunReply } from './protocol.js';
+import { fromWire, fromWireError, toWire, workerFailed } from './wire.js';
+
+type Pending = { resolve: (reply: Reply) => void; reject: (err: Error) => void };
+
+/** Distributes a request over Omit, keeping each member's own fields. */
+type Unsent<R> = R extends unknown ? Omit<R, 'id'> : never;
+
+/** The worker for each build choice, while it is starting or running. */
+const runtimes = new Map<ThreadsChoice, Promise<WorkerRuntime>>();
+const running = new Map<ThreadsChoice, WorkerRuntime>();
+
+export class WorkerRuntime {
+  readonly #endpoint: WorkerEndpoint;
+  readonly #pending = new Map<number, Pending>();
+  readonly #key: ThreadsChoice;
+  #nextId = 1;
+  #users = 0;
+  #failure: Error | undefined;
+  /** The kernel pool's size in the worker. */
+  poolThreads = 1;
+
+  private constructor(endpoint: WorkerEndpoint, key: ThreadsChoice) {
+    this.#endpoint = endpoint;
+    this.#key = key;
+    endpoint.listen(
+      (data) => this.#receive(data as Reply),
+      (reason) => this.#fail(workerFailed(reason)),
+    );
+    endpoint.keepAlive(false);
+  }
+
+  /** The worker for `threads`, started if needed, with one more user (release() when done). */
+  static async acquire(threads: ThreadsChoice): Promise<WorkerRuntime> {
+    let pending = runtimes.get(threads);
+    if (pending === undefined) {
+      pending = WorkerRuntime.#start(threads);
+      runtimes.set(threads, pending);
+      pending.catch(() => runtimes.delete(threads));
+    }
+    const runtime = await pending;
+    runtime.#users++;
+    return runtime;
+  }
+
+  static async #start(threads: ThreadsChoice): Promise<WorkerRuntime> {
+    const [build, endpoint] = await Promise.all([handOverBuild(threads), isNode ? nodePlatform('worker mode').startWorker() : startBrowserWorker()]);
+    const runtime = new WorkerRuntime(endpoint, threads);
+    try {
+      await runtime.request({ op: 'init', build, simd: env.simd });
+    } catch (err) {
+      runtime.#end(err as Error);
+      throw err;
+    }
+    runtime.poolThreads = build.poolThreads;
+    running.set(threads, runtime);
+    return runtime;
+  }
+
+  /** One user fewer; the last one ends the worker at once. Returns whether the worker lives on. */
+  release(): boolean {
+    if (--this.#users > 0) return true;
+    this.#end(workerFailed('was ended: its last model was disposed'));
+    return false;
+  }
+
+  /** Sends `request`; resolves to the worker's reply (an error reply included). */
+  send(request: Unsent<Request>, transfer: Transferable[] = []): Promise<Reply> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    const id = this.#nextId++;
+    return new Promise<Reply>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#endpoint.keepAlive(true);
+      this.#endpoint.post({ ...request, id }, transfer);
+    });
+  }
+
+  /** send(), resolving to the result and rejecting with the worker's error. */
+  async request(request: Unsent<Request>, transfer: Transferable[] = []): Promise<unknown> {
+    const reply = await this.send(request, transfer);
+    if (!reply.ok) throw fromWireError(reply.error);
+    return reply.result;
+  }
+
+  #receive(reply: Reply): void {
+    const pending = this.#pending.get(reply.id);
+    if (pending === undefined) return;
+    this.#pending.delete(reply.id);
+    if (this.#pending.size === 0) this.#endpoint.keepAlive(false);
+    pending.resolve(reply);
+  }
+
+  #fail(err: Error): void {
+    this.#end(err);
+  }
+
+  /** Ends the worker; what is pending, and every later request, rejects with `reason`. */
+  #end(reason: Error): void {
+    if (this.#failure !== undefined) return;
+    this.#failure = reason;
+    for (const { reject } of this.#pending.values()) reject(reason);
+    this.#pending.clear();
+    if (running.get(this.#key) === this) {
+      running.delete(this.#key);
+      runtimes.delete(this.#key);
+    }
+    this.#endpoint.terminate();
+  }
+}
+
+/** Sends a load to the runtime's worker; the model's engine, holding one use of the worker. */
+export async function loadRemote(runtime: WorkerRuntime, files: LoadRequest['files'], options: LoadRequest['options'], transfer: Transferable[]): Promise<RemoteEngine> {
+  const loaded = (await runtime.request({ op: 'load', files, options }, transfer)) as LoadedReply;
+  return new RemoteEngine(runtime, loaded);
+}
+
+export class RemoteEngine implements ModelEngine {
+  readonly format: string;
+  readonly methods: readonly MethodInfo[];
+  readonly poolThreads: number;
+  readonly #runtime: WorkerRuntime;
+  readonly #loaded: LoadedReply;
+  #disposed = false;
+
+  constructor(runtime: WorkerRuntime, loaded: LoadedReply) {
+    this.#runtime = runtime;
+    this.#loaded = loaded;
+    this.format = loaded.format;
+    this.methods = Object.freeze(loaded.methods.map((m) => Object.freeze(m)));
+    this.poolThreads = loaded.poolThreads;
+  }
+
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
+  setThreads(threads: number): void {
+    // Requests are answered in order, so the next run sees it.
+    void this.#runtime.send({ op: 'threads', model: this.#loaded.model, threads }).catch(() => {});
+  }
+
+  async run(index: number, _info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): Promise<EngineRun> {
+    // Inputs are copied (the caller keeps its tensors); outputs are the
+    // worker's fresh arrays, transferred.
+    const reply = await this.#runtime.send({ op: 'run', model: this.#loaded.model, method: index, inputs: inputs.map(toWire), profile });
+    if (reply.printed) print(reply.printed);
+    if (!reply.ok) throw fromWireError(reply.error);
+    const { outputs, mutated, instructions } = reply.result as RunReply;
+    for (const [i, value] of mutated) {
+      const target = inputs[i];
+      const updated = fromWire(value);
+      if (target instanceof Tensor && updated instanceof Tensor) (target.data as { set(from: ArrayLike<unknown>): void }).set(updated.data);
+    }
+    const result: EngineRun = { outputs: outputs.map(fromWire) };
+    if (instructions !== undefined) result.instructions = instructions;
+    return result;
+  }
+
+  bundledTests(): unknown[] {
+    return this.#loaded.bundledTests;
+  }
+
+  sampleInputs(method: string): unknown {
+    return this.#loaded.sampleInputs[method] ?? null;
+  }
+
+  async runtimeInfo(): Promise<RuntimeInfo> {
+    return (await this.#runtime.request({ op: 'info' })) as RuntimeInfo;
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    // The last model ends the worker, which frees everything in it at once.
+    if (this.#runtime.release()) void this.#runtime.send({ op: 'dispose', model: this.#loaded.model }).catch(() => {});
+  }
+}
