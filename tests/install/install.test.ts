@@ -28,6 +28,9 @@ const BUNDLERS: Record<string, string> = {
   webpack: '5.113.0',
   'webpack-cli': '7.3.1',
   esbuild: '0.28.2',
+  next: '16.4.6',
+  react: '19.3.1',
+  'react-dom': '19.3.1',
 };
 
 interface App {
@@ -36,8 +39,12 @@ interface App {
   files: Record<string, string>;
   /** The bundler's command line, run in the app's folder; its output goes to dist/. */
   build?: string[];
-  /** Instead of a build: a dev server's command line (it sends COOP/COEP itself). */
-  devServer?: string[];
+  /**
+   * The app's own server (a dev server, or the framework's server for its
+   * build), whose command line ends with the port; it sends COOP/COEP
+   * itself and serves public/ at /.
+   */
+  server?: string[];
   /** Whether the app serves the wasm as a file (else the package's embedded copy runs). */
   emitsWasm: boolean;
   /** No build: the page imports the package from another origin, as from a CDN, through an import map. */
@@ -51,7 +58,7 @@ const APPS: App[] = [
     // package's embedded copy of the wasm runs instead.
     name: 'vite dev server',
     files: { 'index.html': 'bundlers/vite/index.html', 'vite.config.js': 'bundlers/vite/vite.config.js', 'src/main.js': 'app/main.js' },
-    devServer: ['vite', '--strictPort', '--port'],
+    server: ['vite', '--strictPort', '--port'],
     emitsWasm: false,
   },
   {
@@ -74,6 +81,20 @@ const APPS: App[] = [
     files: { 'main.js': 'app/main.js' },
     emitsWasm: true,
     cdn: true,
+  },
+  {
+    // A client component of the app router, built by Next.js's default
+    // bundler (Turbopack) and served by `next start`.
+    name: 'Next.js',
+    files: {
+      'app/layout.js': 'bundlers/next/layout.js',
+      'app/page.js': 'bundlers/next/page.js',
+      'app/trident-check.js': 'app/main.js',
+      'next.config.mjs': 'bundlers/next/next.config.mjs',
+    },
+    build: ['next', 'build'],
+    server: ['next', 'start', '-p'],
+    emitsWasm: true,
   },
   {
     name: 'esbuild',
@@ -139,15 +160,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts a dev server and resolves to its URL once it prints one. */
-function startDevServer(command: string, args: string[], cwd: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts an app's server and resolves to its URL once it prints one. */
+function startServer(command: string, args: string[], cwd: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
   return new Promise((resolve, reject) => {
     let out = '';
     const onData = (chunk: Buffer): void => {
       out += chunk.toString();
-      const url = /(http:\/\/localhost:\d+\/)/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''))?.[1];
-      if (url) resolve({ child, url });
+      const url = /(http:\/\/localhost:\d+)/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''))?.[1];
+      if (url) resolve({ child, url: `${url}/` });
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
@@ -263,17 +284,12 @@ describe.runIf(ready)('trident-runtime installed into bundled apps', () => {
       let isolatedUrl: string;
       beforeAll(async () => {
         const dir = makeApp(app);
-        if (app.devServer) {
-          // The dev server serves public/ at /: the model files go there.
+        if (app.server) {
+          // The app's server serves public/ at /: the model files go there.
           mkdirSync(path.join(dir, 'public', '__models'), { recursive: true });
           for (const suffix of ['.pte', '.json', '.input.npy', '.expected.npy']) {
             cpSync(path.join(MODELS, `${MODEL}${suffix}`), path.join(dir, 'public', '__models', `${MODEL}${suffix}`));
           }
-          const [command, ...args] = app.devServer;
-          const { child, url } = await startDevServer(bin(command!), [...args, String(await freePort())], dir);
-          children.push(child);
-          plainUrl = isolatedUrl = url;
-          return;
         }
         if (app.cdn) {
           const cdn = await serveStatic(path.join(INSTALL_DIR, 'node_modules', 'trident-runtime'), MODELS, { cors: true });
@@ -287,9 +303,16 @@ describe.runIf(ready)('trident-runtime installed into bundled apps', () => {
         }
         const [command, ...args] = app.build ?? [];
         if (command !== undefined) {
-          const output = execFileSync(bin(command), args, { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+          const output = execFileSync(bin(command), args, { cwd: dir, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
           // A browser build must not reach for Node's modules.
           expect(output).not.toMatch(/node:|externaliz|Could not resolve|Module not found/);
+        }
+        if (app.server) {
+          const [server, ...serverArgs] = app.server;
+          const { child, url } = await startServer(bin(server!), [...serverArgs, String(await freePort())], dir);
+          children.push(child);
+          plainUrl = isolatedUrl = url;
+          return;
         }
         const root = app.cdn ? dir : path.join(dir, 'dist');
         const plain = await serveStatic(root, MODELS);
@@ -300,7 +323,7 @@ describe.runIf(ready)('trident-runtime installed into bundled apps', () => {
       }, 300_000);
 
       it('runs single-threaded', async () => {
-        if (app.devServer) {
+        if (app.server) {
           expectRan(await run(`${plainUrl}?model=${MODEL}&threads=0`), app, false);
           return;
         }

@@ -19,6 +19,20 @@ export const WASM_FILES: readonly WasmFile[] = [
 
 /** Where the package itself keeps `file` (after an app's bundler, where it emitted it). */
 export function packagedFile(file: WasmFile): URL {
+  return absoluteUrl(bundledUrl(file));
+}
+
+/**
+ * `url` resolved against the page. Turbopack (Next.js) turns
+ * `new URL('…', import.meta.url)` into a URL whose href is a bare path
+ * ('/_next/static/media/…'), which a worker (whose base is a blob: URL)
+ * could not import.
+ */
+export function absoluteUrl(url: URL): URL {
+  return new URL(url.href, (globalThis as { location?: { href?: string } }).location?.href);
+}
+
+function bundledUrl(file: WasmFile): URL {
   switch (file) {
     case 'trident.wasm':
       return new URL('../../wasm/trident.wasm', import.meta.url);

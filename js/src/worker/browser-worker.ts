@@ -8,10 +8,11 @@
 // start a worker.
 
 import { ErrorCode, TridentError } from '../errors.js';
+import { absoluteUrl } from '../native/wasm-files.js';
 import type { WorkerEndpoint } from '../platform.js';
 
 async function workerScript(): Promise<string> {
-  const url = new URL('../trident-worker.js', import.meta.url);
+  const url = absoluteUrl(new URL('../trident-worker.js', import.meta.url));
   const pageOrigin = (globalThis as { location?: { origin?: string } }).location?.origin;
   try {
     const response = await fetch(url);
