@@ -179,12 +179,17 @@ function install(module: TridentModule, registration: Registration): void {
   delete registration.settle;
 }
 
+/** @internal The registrations programs loaded now would bind (worker mode mirrors them in its worker). */
+export function currentKernels(): { name: string; id: number; outputs: number; override: boolean }[] {
+  return [...current.values()].map(({ name, id, outputs, override }) => ({ name, id, outputs, override }));
+}
+
 /** Runs registration `id` on a call's arguments: undefined, or what went wrong. */
 function runJsKernel(id: number, readArgs: () => KernelValue[]): string | undefined {
-  const kernel = registrations.get(id);
-  if (kernel === undefined) return `JS kernel registration ${id} is unknown`;
+  if (!registrations.has(id)) return `JS kernel registration ${id} is unknown`;
   try {
     const args = readArgs();
+    const kernel = registrations.get(id)!;
     // KernelCall layout: inputs, outs, then one return slot when there are
     // outs (the load checked that the call has exactly `outputs` outs).
     const returns = kernel.outputs > 0 ? 1 : 0;
@@ -193,7 +198,22 @@ function runJsKernel(id: number, readArgs: () => KernelValue[]): string | undefi
     const outputs = args.slice(first, first + kernel.outputs);
     const bad = outputs.findIndex((o) => !(o instanceof Tensor));
     if (bad >= 0) return `argument ${first + bad} should be an out tensor`;
-    const result: unknown = kernel.fn(args.slice(0, first), outputs as AnyTensor[], { name: kernel.name });
+    return callKernel(id, args.slice(0, first), outputs as AnyTensor[]);
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/**
+ * @internal Calls registration `id`'s function on a call's inputs and out
+ * tensors: undefined, or what went wrong. Worker mode calls it on the page
+ * for a kernel call made in the worker.
+ */
+export function callKernel(id: number, inputs: KernelValue[], outputs: AnyTensor[]): string | undefined {
+  const kernel = registrations.get(id);
+  if (kernel === undefined) return `JS kernel registration ${id} is unknown`;
+  try {
+    const result: unknown = kernel.fn(inputs, outputs, { name: kernel.name });
     if (isThenable(result)) {
       // Its outputs would land after the run returned them: refuse loudly,
       // and keep its eventual rejection from going unhandled.

@@ -7,7 +7,6 @@ import { ErrorCode, TridentError } from './errors.js';
 import { buildInfo, LocalEngine } from './engine/local-engine.js';
 import { Model, modelRuntimeInfo } from './model.js';
 import { loadWasm } from './native/load-wasm.js';
-import { registeredKernels } from './custom-kernels.js';
 import { loadRemote, WorkerRuntime } from './worker/worker-client.js';
 import { readSources, type ModelSource, type ReadOptions } from './read-source.js';
 import { checkThreadCount, threadsWithin } from './threads.js';
@@ -130,12 +129,6 @@ async function loadInWorker(
   settings: { maxPlannedBytes: number; optimize: boolean; memoryPlan: number },
   onPrint: ((text: string) => void) | undefined,
 ): Promise<Model> {
-  if (registeredKernels().length > 0) {
-    throw new TridentError(
-      `load: worker mode cannot use JavaScript kernels yet (registered: ${registeredKernels().join(', ')}); they run on the page's thread, so load without worker: true`,
-      ErrorCode.NotSupported,
-    );
-  }
   const { signal } = options;
   const starting = WorkerRuntime.acquire(threads);
   starting.catch(() => {});

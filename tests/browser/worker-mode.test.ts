@@ -29,18 +29,58 @@ interface Frames {
 describe.runIf(ready)('worker mode in Chromium', () => {
   let context: BrowserContext;
   let server: StaticServer;
+  let isolated: StaticServer;
 
   beforeAll(async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'trident-worker-page-'));
     writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>worker mode</title>');
     symlinkSync(repoPath('dist'), path.join(root, 'dist'));
+    symlinkSync(repoPath('build', 'fixtures'), path.join(root, 'fixtures'));
     server = await serveStatic(root, repoPath('build', 'models'));
+    isolated = await serveStatic(root, repoPath('build', 'models'), { isolated: true });
     context = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
     await context?.close();
     await server?.close();
+    await isolated?.close();
+  });
+
+  /** Registers a JS add kernel on the page and runs add.pte in worker mode: its output, or the error. */
+  async function addWithJsKernel(url: string): Promise<{ output?: number[]; error?: string; code?: number }> {
+    const page = await context.newPage();
+    await page.goto(url);
+    const result = await page.evaluate(async () => {
+      // Through Function: Vitest would rewrite an import() written here.
+      const api = await (new Function("return import('/dist/js/index.js')")() as Promise<typeof import('../../dist/js/index.js')>);
+      await api.registerKernel(
+        'aten::add.out',
+        (inputs, outputs) => {
+          const [a, b] = inputs as InstanceType<typeof api.Tensor<'float32'>>[];
+          const out = outputs[0]!.data as Float32Array;
+          for (let i = 0; i < out.length; i++) out[i] = a!.data[i]! + 10 * b!.data[i]! + 1;
+        },
+        { override: true },
+      );
+      try {
+        const model = await api.load('/fixtures/add.pte', { worker: true });
+        const [y] = await model.runTensors([api.Tensor.from('float32', [0, 1, 2, 3], [2, 2]), api.Tensor.from('float32', [1, 2, 3, 4], [2, 2])]);
+        model.dispose();
+        return { output: Array.from(y!.data as Float32Array) };
+      } catch (err) {
+        return { error: (err as Error).message, code: (err as { code?: number }).code };
+      }
+    });
+    await page.close();
+    return result;
+  }
+
+  it('runs JavaScript kernels on the page for a model in the worker, on a cross-origin isolated page', async () => {
+    expect(await addWithJsKernel(isolated.url)).toEqual({ output: [11, 22, 33, 44] });
+    const refused = await addWithJsKernel(server.url);
+    expect(refused.code).toBe(0x10); // NotSupported
+    expect(refused.error).toMatch(/runs JavaScript kernels \(aten::add\.out\) on the page's thread, which needs shared memory/);
   });
 
   async function framesDuringRuns(worker: boolean): Promise<Frames> {

@@ -8,7 +8,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
@@ -112,6 +112,7 @@ const ready = (haveModels && haveChromium) || process.env['CI'] === 'true';
 if (!ready) console.warn(`[skipped] install test: needs ${CHROMIUM} and build/models (npm test makes them)`);
 
 let installed = false;
+let tarballBytes = 0;
 
 /** Installs the bundlers (once) and the freshly packed tarball into INSTALL_DIR. */
 function install(): void {
@@ -128,6 +129,7 @@ function install(): void {
   }
   const packDir = mkdtempSync(path.join(tmpdir(), 'trident-pack-'));
   const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: REPO_ROOT, encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  tarballBytes = statSync(path.join(packDir, tarball)).size;
   // --no-save: package.json keeps naming only the bundlers, so the check
   // above still holds on the next run.
   execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', path.join(packDir, tarball)], {
@@ -193,6 +195,11 @@ describe.runIf(ready)('trident-runtime installed into a Node app', () => {
     install();
     dir = makeApp({ name: 'node', files: { 'main.mjs': 'app/node.mjs' }, emitsWasm: true });
   }, 600_000);
+
+  it('packs into a tarball under 3 MB (both wasm builds, their embedded copies, the worker script)', () => {
+    expect(tarballBytes).toBeGreaterThan(1 << 20);
+    expect(tarballBytes).toBeLessThan(3 * 1000 * 1000);
+  });
 
   for (const [threads, worker] of [[false, false], [true, false], [true, true]] as const) {
     it(`runs a .pte, a .pt2 and MLIR text from file paths ${threads ? 'with threads' : 'single-threaded'}${worker ? ', in worker mode' : ''}`, () => {

@@ -86,14 +86,40 @@ describe('worker mode under Node', () => {
     next.dispose();
   });
 
-  it('refuses JavaScript kernels in worker mode, naming them', async () => {
-    await registerKernel('trident_test::noop.out', () => {});
+  it('runs JavaScript kernels on the page, bound at load as in this thread', async () => {
+    const plain = await load(fixture('add.pte'), { worker: true });
+    // out = self + 10 * other + 1: reads both inputs and the alpha scalar's slot order.
+    await registerKernel(
+      'aten::add.out',
+      (inputs, outputs) => {
+        const [a, b] = inputs as Tensor<'float32'>[];
+        const out = outputs[0]!.data as Float32Array;
+        for (let i = 0; i < out.length; i++) out[i] = a!.data[i]! + 10 * b!.data[i]! + 1;
+      },
+      { override: true },
+    );
     try {
-      await expect(load(fixture('add.pte'), { worker: true })).rejects.toThrowError(
-        /worker mode cannot use JavaScript kernels yet \(registered: trident_test::noop\.out\)/,
+      const here = await load(fixture('add.pte'));
+      const there = await load(fixture('add.pte'), { worker: true });
+      const inputs = here.methods[0]!.inputs.map((info, k) =>
+        info.kind === 'Tensor' ? Tensor.from('float32', Array.from({ length: info.shape!.reduce((a, b) => a * b, 1) }, (_, i) => i + k), info.shape!) : 1,
       );
+      const want = await here.runTensors(inputs);
+      expect(want[0]!.toArray()).toEqual([11, 22, 33, 44]);
+      expect((await there.runTensors(inputs)).map((t) => t.toJSON())).toEqual(want.map((t) => t.toJSON()));
+      // Loaded before the registration: the built-in kernel, as in this thread.
+      expect((await plain.runTensors(inputs))[0]!.toArray()).toEqual([1, 3, 5, 7]);
+      here.dispose();
+      there.dispose();
+      await registerKernel('aten::add.out', () => {
+        throw new Error('no adding today');
+      }, { override: true });
+      const failing = await load(fixture('add.pte'), { worker: true });
+      await expect(failing.run(inputs)).rejects.toThrowError(/no adding today/);
+      failing.dispose();
     } finally {
-      unregisterKernel('trident_test::noop.out');
+      unregisterKernel('aten::add.out');
+      plain.dispose();
     }
   });
 });

@@ -24,13 +24,15 @@ export interface HandedBuild {
 export interface LoadRequest {
   op: 'load';
   files: { bytes: Uint8Array; name: string }[];
+  /** The page's JS kernels (registerKernel) this program binds at load. */
+  kernels: { name: string; id: number; outputs: number; override: boolean }[];
   options: { maxPlannedBytes: number; numThreads: number; optimize: boolean; memoryPlan: number };
 }
 
 export type Request = { id: number } & (
   | { op: 'init'; build: HandedBuild; simd: boolean }
   | LoadRequest
-  | { op: 'run'; model: number; method: number; inputs: WireValue[]; profile: boolean }
+  | { op: 'run'; model: number; method: number; inputs: WireValue[]; profile: boolean; simd: boolean }
   | { op: 'threads'; model: number; threads: number }
   | { op: 'info' }
   | { op: 'dispose'; model: number }

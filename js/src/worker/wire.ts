@@ -4,6 +4,7 @@
 // longer needs them.
 
 import type { DType, TensorData } from '../dtype.js';
+import type { KernelValue } from '../native/js-kernel-bridge.js';
 import { ErrorCode, TridentError } from '../errors.js';
 import { Tensor } from '../tensor.js';
 import type { InputValue, OutputValue } from '../values.js';
@@ -55,4 +56,17 @@ export function fromWireError(wire: WireError): Error {
 /** An error for a worker that failed or stopped. */
 export function workerFailed(what: string): TridentError {
   return new TridentError(`the Trident worker ${what}`, ErrorCode.Internal);
+}
+
+/** A JS kernel's argument as it crosses: a value, a tensor, or a list of them. */
+export type WireKernelValue = WireValue | { list: WireKernelValue[] };
+
+export function kernelValueToWire(value: KernelValue): WireKernelValue {
+  if (Array.isArray(value)) return { list: (value as readonly KernelValue[]).map(kernelValueToWire) };
+  return toWire(value as InputValue | OutputValue);
+}
+
+export function kernelValueFromWire(wire: WireKernelValue): KernelValue {
+  if ('list' in wire) return wire.list.map(kernelValueFromWire) as KernelValue;
+  return fromWire(wire) as KernelValue;
 }

@@ -3,7 +3,9 @@
 // when its last model is disposed (a wasm memory never shrinks; ending the
 // worker is what gives it back). RemoteEngine is a Model's engine there.
 
+import { currentKernels } from '../custom-kernels.js';
 import type { EngineRun, ModelEngine } from '../engine/model-engine.js';
+import { ErrorCode, TridentError } from '../errors.js';
 import { env } from '../env.js';
 import type { RuntimeInfo } from '../load.js';
 import { handOverBuild, type ThreadsChoice } from '../native/load-wasm.js';
@@ -11,6 +13,7 @@ import { isNode, nodePlatform, type WorkerEndpoint } from '../platform.js';
 import { Tensor } from '../tensor.js';
 import type { InputValue, MethodInfo } from '../values.js';
 import { startBrowserWorker } from './browser-worker.js';
+import { answerKernelCall, isKernelCall, type KernelCall } from './kernel-calls.js';
 import type { LoadedReply, LoadRequest, Reply, Request, RunReply } from './protocol.js';
 import { fromWire, fromWireError, toWire, workerFailed } from './wire.js';
 
@@ -37,7 +40,7 @@ export class WorkerRuntime {
     this.#endpoint = endpoint;
     this.#key = key;
     endpoint.listen(
-      (data) => this.#receive(data as Reply),
+      (data) => this.#receive(data as Reply | KernelCall),
       (reason) => this.#fail(workerFailed(reason)),
     );
     endpoint.keepAlive(false);
@@ -95,7 +98,11 @@ export class WorkerRuntime {
     return reply.result;
   }
 
-  #receive(reply: Reply): void {
+  #receive(reply: Reply | KernelCall): void {
+    if (isKernelCall(reply)) {
+      answerKernelCall(reply);
+      return;
+    }
     const pending = this.#pending.get(reply.id);
     if (pending === undefined) return;
     this.#pending.delete(reply.id);
@@ -123,8 +130,21 @@ export class WorkerRuntime {
 
 /** Sends a load to the runtime's worker; the model's engine, holding one use of the worker. */
 export async function loadRemote(runtime: WorkerRuntime, files: LoadRequest['files'], options: LoadRequest['options'], transfer: Transferable[]): Promise<RemoteEngine> {
-  const loaded = (await runtime.request({ op: 'load', files, options }, transfer)) as LoadedReply;
+  const kernels = currentKernels();
+  if (kernels.length > 0 && !sharedMemory()) {
+    throw new TridentError(
+      `load: worker mode runs JavaScript kernels (${kernels.map((k) => k.name).join(', ')}) on the page's thread, which needs shared memory: ` +
+        'serve the page cross-origin isolated (COOP/COEP headers), or load without worker: true',
+      ErrorCode.NotSupported,
+    );
+  }
+  const loaded = (await runtime.request({ op: 'load', files, options, kernels }, transfer)) as LoadedReply;
   return new RemoteEngine(runtime, loaded);
+}
+
+/** Whether the worker can block on memory the page writes: SharedArrayBuffer, which browsers give only to cross-origin isolated pages. */
+function sharedMemory(): boolean {
+  return typeof SharedArrayBuffer === 'function' && (isNode || (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true);
 }
 
 export class RemoteEngine implements ModelEngine {
@@ -155,7 +175,7 @@ export class RemoteEngine implements ModelEngine {
   async run(index: number, _info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): Promise<EngineRun> {
     // Inputs are copied (the caller keeps its tensors); outputs are the
     // worker's fresh arrays, transferred.
-    const reply = await this.#runtime.send({ op: 'run', model: this.#loaded.model, method: index, inputs: inputs.map(toWire), profile });
+    const reply = await this.#runtime.send({ op: 'run', model: this.#loaded.model, method: index, inputs: inputs.map(toWire), profile, simd: env.simd });
     if (reply.printed) print(reply.printed);
     if (!reply.ok) throw fromWireError(reply.error);
     const { outputs, mutated, instructions } = reply.result as RunReply;

@@ -9,10 +9,12 @@ import { ErrorCode, TridentError } from '../errors.js';
 import { loadWasm, useHandedBuild } from '../native/load-wasm.js';
 import { Tensor } from '../tensor.js';
 import type { InputValue } from '../values.js';
+import { registerKernel, registeredKernels, unregisterKernel } from '../custom-kernels.js';
+import { pageKernel, type KernelCall } from './kernel-calls.js';
 import type { LoadedReply, LoadRequest, Reply, Request, RunReply } from './protocol.js';
 import { buffersOf, fromWire, toWire, toWireError, type WireValue } from './wire.js';
 
-export type PostReply = (reply: Reply, transfer: Transferable[]) => void;
+export type PostReply = (reply: Reply | KernelCall, transfer: Transferable[]) => void;
 
 /** A handler for the page's requests, answering each through `post`. */
 export function serveRequests(post: PostReply): (request: Request) => void {
@@ -26,7 +28,27 @@ export function serveRequests(post: PostReply): (request: Request) => void {
     return engine;
   }
 
-  async function load({ files, options }: LoadRequest): Promise<LoadedReply> {
+  /** The page registration each JS kernel name stands for here. */
+  const mirrored = new Map<string, number>();
+
+  /** Binds, for the program about to load, the page's JS kernels, each run on the page. */
+  async function mirrorKernels(kernels: LoadRequest['kernels']): Promise<void> {
+    for (const name of registeredKernels()) {
+      if (!kernels.some((k) => k.name === name)) {
+        unregisterKernel(name);
+        mirrored.delete(name);
+      }
+    }
+    for (const { name, id, outputs, override } of kernels) {
+      if (mirrored.get(name) === id) continue;
+      const replacing = registeredKernels().includes(name);
+      await registerKernel(name, pageKernel(id, (call) => post(call, [])), { outputs, override: override || replacing });
+      mirrored.set(name, id);
+    }
+  }
+
+  async function load({ files, options, kernels }: LoadRequest): Promise<LoadedReply> {
+    await mirrorKernels(kernels);
     const [program, ...data] = files;
     const engine = LocalEngine.open(
       await loadWasm(),
@@ -68,6 +90,8 @@ export function serveRequests(post: PostReply): (request: Request) => void {
           result = await load(request);
           break;
         case 'run':
+          // env.simd is read at every run, on the page's side.
+          env.simd = request.simd;
           [result, transfer] = run(request, print);
           break;
         case 'threads':
