@@ -7,6 +7,9 @@
 // together, round by round (a noisy neighbour slows them alike), after
 // checking the output against PyTorch's.
 //
+// The single-threaded build on the main thread is timed beside them (what a
+// page without COOP/COEP gets).
+//
 // usage: node bench/browser.mjs [--runs N] [--model NAME] [--json FILE] [--quick]
 // Target (issue 31): in worker mode, 2 threads at least 1.5x faster than 1.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -65,8 +68,11 @@ async function timeInPage({ model, runs, minMs }) {
   const paths = [];
   for (const worker of [false, true]) {
     const loaded = await api.load(`/models/${meta.pte}`, { threads: true, worker });
-    for (const threads of [1, 2]) paths.push({ worker, threads, model: loaded, times: [] });
+    for (const threads of [1, 2]) paths.push({ worker, threads, build: 'threads', model: loaded, times: [] });
   }
+  // The single-threaded build, which a page gets without COOP/COEP: what
+  // the threads build's 2 threads must beat for threads to be worth it.
+  paths.push({ worker: false, threads: 1, build: 'single', model: await api.load(`/models/${meta.pte}`, { threads: false }), times: [] });
   const run = async (p) => {
     p.model.numThreads = p.threads;
     const start = performance.now();
@@ -94,7 +100,7 @@ async function timeInPage({ model, runs, minMs }) {
     for (let k = 0; k < paths.length; k++) await run(paths[(round + k) % paths.length]);
   }
   for (const p of paths) p.model.dispose();
-  return { paths: paths.map(({ worker, threads, times }) => ({ worker, threads, times })), errors, pool: info.numThreads, tolerance: meta.tolerance };
+  return { paths: paths.map(({ worker, threads, build, times }) => ({ worker, threads, build, times })), errors, pool: info.numThreads, tolerance: meta.tolerance };
 }
 
 const server = await serve();
@@ -107,8 +113,9 @@ try {
   await page.goto(`http://127.0.0.1:${server.address().port}/`);
   const version = browser.version();
   const result = await page.evaluate(timeInPage, { model, runs, minMs: quick ? 0 : 8000 });
-  const rows = result.paths.map((p) => ({ where: p.worker ? 'worker' : 'main thread', threads: p.threads, ...summarize(p.times) }));
-  const speedup = (where) => rows.find((r) => r.where === where && r.threads === 1).median_ms / rows.find((r) => r.where === where && r.threads === 2).median_ms;
+  const rows = result.paths.map((p) => ({ where: p.worker ? 'worker' : 'main thread', threads: p.threads, build: p.build, ...summarize(p.times) }));
+  const row = (where, threads, build = 'threads') => rows.find((r) => r.where === where && r.threads === threads && r.build === build);
+  const speedup = (where) => row(where, 1).median_ms / row(where, 2).median_ms;
   const report = {
     model,
     chromium: version,
@@ -118,16 +125,19 @@ try {
     rows,
     speedup_main_thread: speedup('main thread'),
     speedup_worker: speedup('worker'),
+    speedup_worker_vs_single_build: row('main thread', 1, 'single').median_ms / row('worker', 2).median_ms,
     target: { speedup_worker_at_least: SPEEDUP_TARGET },
   };
   report.met = report.speedup_worker >= SPEEDUP_TARGET;
   console.log(`${model} in Chromium ${version}, cross-origin isolated, pool of ${report.pool}; medians of ${rows[0].runs} runs (max error ${report.max_error_rel_to_max_ref.toExponential(2)} of the largest reference value)`);
-  console.log('| where | 1 thread | 2 threads | 2 vs 1 |');
+  console.log('| where (threads build) | 1 thread | 2 threads | 2 vs 1 |');
   console.log('|---|---|---|---|');
   for (const where of ['main thread', 'worker']) {
-    const [one, two] = [1, 2].map((t) => rows.find((r) => r.where === where && r.threads === t));
+    const [one, two] = [row(where, 1), row(where, 2)];
     console.log(`| ${where} | ${one.median_ms.toFixed(1)} ms | ${two.median_ms.toFixed(1)} ms | x${(one.median_ms / two.median_ms).toFixed(2)} |`);
   }
+  const single = row('main thread', 1, 'single');
+  console.log(`single-threaded build on the main thread: ${single.median_ms.toFixed(1)} ms; worker mode on 2 threads is x${report.speedup_worker_vs_single_build.toFixed(2)} faster`);
   console.log(`target: worker mode on 2 threads at least x${SPEEDUP_TARGET} faster than on 1: ${report.met ? 'met' : 'NOT met'}`);
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify(report, null, 2));
   if (report.max_error_rel_to_max_ref > (result.tolerance?.max_abs_error_rel_to_max_ref ?? 1e-4)) {

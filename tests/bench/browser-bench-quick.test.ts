@@ -1,6 +1,7 @@
 // `npm run bench:browser -- --quick`: the browser bench's machinery end to
 // end (a cross-origin isolated page in Chromium; mobilenet_v2 on 1 and 2
-// threads, on the page's thread and in worker mode), checking the report's
+// threads, on the page's thread and in worker mode, and the single-threaded
+// build), checking the report's
 // shape and that every path's output matched PyTorch's. Timings are not
 // judged here: docs/performance.md holds a full run.
 import { spawnSync } from 'node:child_process';
@@ -17,6 +18,7 @@ if (!ready) console.warn(`[skipped] browser bench: needs ${CHROMIUM} and build/m
 interface Row {
   where: string;
   threads: number;
+  build: string;
   median_ms: number;
   runs: number;
 }
@@ -28,7 +30,13 @@ describe.runIf(ready)('npm run bench:browser -- --quick', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^target: worker mode on 2 threads at least x1\.5 faster than on 1: (met|NOT met)$/m);
     const report = JSON.parse(readFileSync(json, 'utf8')) as { rows: Row[]; max_error_rel_to_max_ref: number; speedup_worker: number; pool: number };
-    expect(report.rows.map((row) => `${row.where}/${row.threads}`).sort()).toEqual(['main thread/1', 'main thread/2', 'worker/1', 'worker/2']);
+    expect(report.rows.map((row) => `${row.where}/${row.threads}/${row.build}`).sort()).toEqual([
+      'main thread/1/single',
+      'main thread/1/threads',
+      'main thread/2/threads',
+      'worker/1/threads',
+      'worker/2/threads',
+    ]);
     for (const row of report.rows) {
       expect(row.runs).toBeGreaterThanOrEqual(3);
       expect(row.median_ms).toBeGreaterThan(0);
