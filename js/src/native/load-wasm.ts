@@ -276,6 +276,12 @@ async function sameOriginScript(url: URL): Promise<string> {
   const pageOrigin = (globalThis as { location?: { origin?: string } }).location?.origin;
   const foreign = url.protocol === 'data:' || (pageOrigin !== undefined && url.protocol !== 'blob:' && url.origin !== pageOrigin);
   if (!foreign || isNode || typeof URL.createObjectURL !== 'function') return url.href;
+  const response = await fetchFile(url);
+  return URL.createObjectURL(new Blob([await response.text()], { type: 'text/javascript' }));
+}
+
+/** One of Trident's files over HTTP: an ok response, or BackendMissing (404) / AccessFailed naming the URL and the fix. */
+async function fetchFile(url: URL): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(url);
@@ -283,9 +289,9 @@ async function sameOriginScript(url: URL): Promise<string> {
     throw new TridentError(`cannot fetch ${url.href}: ${(err as Error).message}`, ErrorCode.AccessFailed, { cause: err });
   }
   if (!response.ok) {
-    throw new TridentError(`cannot fetch ${url.href}: HTTP ${response.status}`, response.status === 404 ? ErrorCode.BackendMissing : ErrorCode.AccessFailed);
+    throw new TridentError(`cannot fetch ${url.href}: HTTP ${response.status}; ${HINT}`, response.status === 404 ? ErrorCode.BackendMissing : ErrorCode.AccessFailed);
   }
-  return URL.createObjectURL(new Blob([await response.text()], { type: 'text/javascript' }));
+  return response;
 }
 
 /** Where each file is, from env.wasmPaths: a folder, a per-file map, or the package's own files. */
@@ -400,15 +406,7 @@ async function compileFrom(url: URL): Promise<WebAssembly.Module> {
     if (!(await node.fileExists(path))) throw new TridentError(`Trident wasm build not found at ${path}; ${HINT}`, ErrorCode.BackendMissing);
     return compileBytes(await node.readFile(path), url, undefined);
   }
-  let response: Response;
-  try {
-    response = await fetch(url);
-  } catch (err) {
-    throw new TridentError(`cannot fetch ${url.href}: ${(err as Error).message}`, ErrorCode.AccessFailed, { cause: err });
-  }
-  if (!response.ok) {
-    throw new TridentError(`cannot fetch ${url.href}: HTTP ${response.status}; ${HINT}`, response.status === 404 ? ErrorCode.BackendMissing : ErrorCode.AccessFailed);
-  }
+  const response = await fetchFile(url);
   const type = response.headers.get('content-type') ?? undefined;
   // Served as application/wasm, the module compiles while it downloads.
   if (type?.split(';')[0]?.trim() === 'application/wasm' && typeof WebAssembly.compileStreaming === 'function') {
