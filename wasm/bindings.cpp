@@ -140,6 +140,30 @@ class NativeProgram {
   std::string takePrinted() { return model_.take_printed(); }
   double printedSize() const { return static_cast<double>(model_.printed_size()); }
 
+  // Inspection: a method's graph and the weights list (JSON; "" with
+  // lastError() set), and where one weight's bytes are:
+  // {"dtype","shape","address","nbytes"}, the dtype being what the bytes
+  // hold (the list's may name a delegate's quantized kind).
+  std::string graph(size_t method) { return text_or_empty(model_.graph_json(method)); }
+  std::string weights() { return text_or_empty(model_.weights_json()); }
+  std::string weight(const std::string& name) {
+    Result<const host::WeightInfo*> w = model_.weight(name);
+    if (!w.ok()) return text_or_empty(w.error());
+    const host::WeightInfo& info = **w;
+    std::vector<int64_t> shape = info.shape;
+    uint64_t numel = 1;
+    for (int64_t d : shape) numel *= static_cast<uint64_t>(d < 0 ? 0 : d);
+    // Packed sub-byte kinds (4-bit) are handed over as their bytes.
+    if (numel * element_size(info.storage) != info.nbytes) {
+      shape = {static_cast<int64_t>(info.nbytes / element_size(info.storage))};
+    }
+    return text_or_empty(nlohmann::json{{"dtype", scalar_type_numpy_name(info.storage)},
+                                        {"shape", shape},
+                                        {"address", reinterpret_cast<uintptr_t>(info.data)},
+                                        {"nbytes", info.nbytes}}
+                             .dump());
+  }
+
   std::string lastError() const { return message_; }
   int lastErrorCode() const { return static_cast<int>(code_); }
 
@@ -292,5 +316,8 @@ EMSCRIPTEN_BINDINGS(trident) {
       .function("lastError", &NativeProgram::lastError)
       .function("takePrinted", &NativeProgram::takePrinted)
       .function("printedSize", &NativeProgram::printedSize)
+      .function("graph", &NativeProgram::graph)
+      .function("weights", &NativeProgram::weights)
+      .function("weight", &NativeProgram::weight)
       .function("lastErrorCode", &NativeProgram::lastErrorCode);
 }

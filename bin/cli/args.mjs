@@ -2,7 +2,7 @@
 // parseArgs refuses option values that start with '-' ("--input -3").
 
 export const USAGE = `usage:
-  trident inspect FILE [--data FILE.ptd]... [--json]
+  trident inspect FILE [--data FILE.ptd]... [--graph [--method NAME]] [--weights] [--json]
   trident run FILE [--method NAME] [--input SPEC]... [--data FILE.ptd]... [--bundled] [--threads N]
                    [--top K] [--profile] [--no-optimize] [--json]
   trident mlir-to-bef IN.mlir -o OUT.bef
@@ -24,11 +24,14 @@ into a "printed" field).
 --profile runs the method 3 times to warm up, then once timing each instruction,
 and prints the time per operator (and delegate). --no-optimize skips the load-time
 graph passes (operator fusion), running the program's instructions as written.
+inspect --graph prints every node of each method (or of --method NAME) with its
+operator, arguments and results, and the nodes of nested graphs (a delegate's own,
+a BEF kernel's region functions); --weights lists the constant tensors.
 mlir-to-bef translates TFRT MLIR as tfrt_translate -mlir-to-bef does; bef-run
 prints what TFRT's bef_executor prints (stdin when FILE is - or absent).`;
 
 const OPTIONS = {
-  inspect: { json: 'flag', data: 'list' },
+  inspect: { json: 'flag', data: 'list', graph: 'flag', weights: 'flag', method: 'value' },
   run: {
     json: 'flag',
     method: 'value',

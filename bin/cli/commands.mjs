@@ -4,14 +4,29 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { Tensor, jsonNumber, load, mlirToBef, runBefExecutor, stringifyJson, valueToJson, verifyMlirToBef } from '../../dist/js/index-node.js';
 import { compareBundled } from './bundled.mjs';
-import { formatBundled, formatInspect, formatProfile, formatRun, formatTop } from './format.mjs';
+import { formatBundled, formatGraph, formatInspect, formatProfile, formatRun, formatTop, formatWeights } from './format.mjs';
 import { parseInputSpec } from './input-spec.mjs';
 
 export async function inspect(file, options) {
   const model = await load(file, { dataFiles: options.data });
   try {
-    if (!options.json) return formatInspect(file, model);
-    return stringifyJson({ format: model.format, methods: model.methods });
+    if (options.method !== undefined && !options.graph) throw new Error('--method goes with --graph');
+    const names = options.method !== undefined ? [model.method(options.method).name] : model.methods.map((m) => m.name);
+    const graphs = {};
+    if (options.graph) for (const name of names) graphs[name] = await model.graph(name);
+    const weights = options.weights ? await model.weights() : undefined;
+    if (!options.json) {
+      const sections = [formatInspect(file, model)];
+      for (const name of Object.keys(graphs)) sections.push(formatGraph(graphs[name]));
+      if (weights !== undefined) sections.push(formatWeights(weights));
+      return sections.join('\n\n');
+    }
+    return stringifyJson({
+      format: model.format,
+      methods: model.methods,
+      ...(options.graph && { graphs }),
+      ...(weights !== undefined && { weights }),
+    });
   } finally {
     model.dispose();
   }

@@ -39,6 +39,38 @@ function formatDelegate(method, index, delegate) {
   return `${head}\n${table(['node', 'type', 'inputs', 'outputs'], rows)}`;
 }
 
+// "forward: 152 nodes" then one line per node: index, operator, what it
+// reads and writes; nested graphs follow, each once, indented.
+export function formatGraph(graph) {
+  const lines = [];
+  const describe = (g, indent) => {
+    const value = (port) => {
+      if (port.value === undefined) return `${port.name ? `${port.name}=` : ''}${JSON.stringify(port.literal)}`;
+      const v = g.values[port.value];
+      const type = v.kind === 'tensor' ? `${v.dtype}[${(v.shape ?? []).join(', ')}]` : v.literal !== undefined ? JSON.stringify(v.literal) : v.kind;
+      return `${port.name ? `${port.name}=` : ''}${v.name}:${type}${v.weight ? ` (${v.weight})` : ''}`;
+    };
+    lines.push(`${indent}${g.name || '(unnamed)'}: ${g.kind}, ${g.nodes.length} node${g.nodes.length === 1 ? '' : 's'}`);
+    for (const n of g.nodes) {
+      const extra = [];
+      if (n.attributes && Object.keys(n.attributes).length > 0) extra.push(JSON.stringify(n.attributes));
+      if (n.subgraphs) extra.push(`opens ${n.subgraphs.map((s) => graph.subgraphs[s].name || `#${s}`).join(', ')}`);
+      if (n.lowered) extra.push(`lowered to ${n.lowered.length ? n.lowered.join(', ') : 'nothing'}`);
+      if (n.jumpTo !== undefined) extra.push(`else to ${n.jumpTo}`);
+      lines.push(`${indent}  ${n.index} ${n.op}(${n.inputs.map(value).join(', ')}) -> ${n.outputs.map(value).join(', ') || '()'}${extra.length ? `  ${extra.join('  ')}` : ''}`);
+    }
+  };
+  describe(graph, '');
+  for (const sub of graph.subgraphs) describe({ ...sub, subgraphs: graph.subgraphs }, '  ');
+  return lines.join('\n');
+}
+
+export function formatWeights(weights) {
+  const total = weights.reduce((sum, w) => sum + w.nbytes, 0);
+  const rows = weights.map((w) => [w.name, w.dtype, `[${w.shape.join(', ')}]`, formatBytes(w.nbytes), w.source]);
+  return `${weights.length} weight${weights.length === 1 ? '' : 's'}, ${formatBytes(total)}\n${table(['name', 'dtype', 'shape', 'bytes', 'source'], rows)}`;
+}
+
 export function formatRun(method, outputs, kinds, ms) {
   const lines = [`${method}: ${outputs.length} output${outputs.length === 1 ? '' : 's'} in ${ms.toFixed(3)} ms`];
   outputs.forEach((value, i) => lines.push(`  ${i}: ${formatValue(value, kinds[i])}`));

@@ -68,6 +68,14 @@ Result<std::string> LoadedFile::sample_inputs_json(size_t method) const {
   return fail(Error::NotFound, "the loaded file stores no sample inputs (method %zu)", method);
 }
 
+Result<MethodGraph> LoadedFile::graph(size_t method, const Method* loaded) const {
+  return fail(Error::NotSupported, "%s files do not describe their graphs yet", format());
+}
+
+Result<std::vector<WeightInfo>> LoadedFile::weights(const NamedDataMap* external) const {
+  return std::vector<WeightInfo>();
+}
+
 Span<const FileFormat> file_formats() {
   return Span<const FileFormat>(kFileFormats, sizeof(kFileFormats) / sizeof(kFileFormats[0]));
 }

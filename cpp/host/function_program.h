@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cpp/host/method_graph.h"
 #include "cpp/runtime/core/evalue.h"
 #include "cpp/runtime/core/result.h"
 
@@ -37,6 +38,11 @@ class FunctionProgram {
   virtual std::string take_printed() = 0;
   // How many bytes take_printed() would return (asking allocates nothing).
   virtual size_t printed_size() const = 0;
+  // Inspection (method_graph.h): function `method`'s kernels, with the
+  // functions they call nested.
+  virtual Result<MethodGraph> graph(size_t method) const {
+    return fail(Error::NotSupported, "this format does not describe its functions");
+  }
 };
 
 }  // namespace tri::host

@@ -1,6 +1,7 @@
 #include "cpp/host/host_model.h"
 
 #include <cstring>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -302,6 +303,64 @@ Result<const char*> HostModel::function_name(size_t m) const {
   TRI_CHECK(m < names.size(), Error::InvalidArgument, "the %s file has %zu functions; function %zu does not exist",
             format(), names.size(), m);
   return names[m].c_str();
+}
+
+Result<std::string> HostModel::graph_json(size_t m) {
+  if (functions_ != nullptr) {
+    TRI_CHECK(m < functions_->method_names().size(), Error::InvalidArgument,
+              "the %s file has %zu functions; function %zu does not exist", format(),
+              functions_->method_names().size(), m);
+    TRI_ASSIGN_OR_RETURN(const MethodGraph graph, functions_->graph(m));
+    return host::graph_json(graph).dump();
+  }
+  TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
+  TRI_ASSIGN_OR_RETURN(const MethodGraph graph, file_->graph(m, &state->method));
+  return host::graph_json(graph).dump();
+}
+
+Result<const std::vector<WeightInfo>*> HostModel::gather_weights() {
+  if (weights_gathered_) return &weights_;
+  TRI_CHECK(loaded(), Error::InvalidState, "no program is loaded");
+  TRI_ASSIGN_OR_RETURN(std::vector<WeightInfo> weights,
+                       file_->weights(data_files_.empty() ? nullptr : &external_data_));
+  // A delegate's constants are known to its loaded instance (the blob is
+  // the backend's own format).
+  for (size_t m = 0; program_ != nullptr && m < methods_.size(); ++m) {
+    TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
+    const Span<const DelegateInstance> delegates = state->method.delegates();
+    for (size_t d = 0; d < delegates.size(); ++d) {
+      TRI_TRY(delegate_graph(delegates[d], d, &weights).error());
+    }
+  }
+  // The same data reached twice (a delegate's key used by two methods, by
+  // two instances) is one weight.
+  std::vector<WeightInfo> unique;
+  std::map<std::string, bool> seen;
+  for (WeightInfo& w : weights) {
+    if (seen.emplace(w.name, true).second) unique.push_back(std::move(w));
+  }
+  weights_ = std::move(unique);
+  weights_gathered_ = true;
+  return &weights_;
+}
+
+Result<std::string> HostModel::weights_json() {
+  TRI_ASSIGN_OR_RETURN(const std::vector<WeightInfo>* weights, gather_weights());
+  return host::weights_json(*weights).dump();
+}
+
+Result<const WeightInfo*> HostModel::weight(const std::string& name) {
+  TRI_ASSIGN_OR_RETURN(const std::vector<WeightInfo>* weights, gather_weights());
+  for (const WeightInfo& w : *weights) {
+    if (w.name == name) {
+      TRI_CHECK(w.data != nullptr, Error::ExternalDataMissing,
+                "weight '%s' lives in an external data file (.ptd) that was not attached",
+                name.c_str());
+      return &w;
+    }
+  }
+  return fail(Error::NotFound, "the program has no weight named '%s' (weights() lists %zu)",
+              name.c_str(), weights->size());
 }
 
 Result<HostModel::MethodState*> HostModel::method_state(size_t m) {

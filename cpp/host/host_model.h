@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cpp/host/format_registry.h"
+#include "cpp/host/method_graph.h"
 #include "cpp/host/owned_bytes.h"
 #include "cpp/host/value_descriptor.h"
 #include "cpp/runtime/core/named_data_map.h"
@@ -111,6 +112,13 @@ class HostModel {
   Result<const EValue*> output(const std::string& method, size_t index);
   Result<std::string> output_json(const std::string& method, size_t index);
 
+  // Inspection: method `method`'s graph (graph_json's form), and the
+  // program's constant tensors, its delegates' included (weights_json's
+  // form); weight() finds one by name, its data valid while the model is.
+  Result<std::string> graph_json(size_t method);
+  Result<std::string> weights_json();
+  Result<const WeightInfo*> weight(const std::string& name);
+
   size_t bundled_test_count() const;
   Result<std::string> bundled_test_json(size_t index) const;
   // The example inputs the file stores for `method` (JSON array), if any.
@@ -145,6 +153,10 @@ class HostModel {
   // By method index; built at load, rebuilt when a replan needs more memory.
   std::vector<std::unique_ptr<MethodState>> methods_;
   std::vector<std::unique_ptr<FunctionState>> function_states_;
+  // weights(), gathered at its first call.
+  Result<const std::vector<WeightInfo>*> gather_weights();
+  std::vector<WeightInfo> weights_;
+  bool weights_gathered_ = false;
 };
 
 }  // namespace tri::host

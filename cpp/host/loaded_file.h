@@ -6,8 +6,10 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "cpp/host/function_program.h"
+#include "cpp/host/method_graph.h"
 #include "cpp/runtime/core/named_data_map.h"
 #include "cpp/runtime/core/result.h"
 #include "cpp/runtime/executor/program.h"
@@ -34,6 +36,14 @@ class LoadedFile {
   // data/sample_inputs), as a JSON array of values in the CLI's form;
   // NotFound when the file has none.
   virtual Result<std::string> sample_inputs_json(size_t method) const;
+
+  // Inspection (method_graph.h), for formats of planned methods: method
+  // `method`'s graph as the file says it. `loaded` is the Method the host
+  // built from it (its delegates describe their own graphs), or nullptr.
+  virtual Result<MethodGraph> graph(size_t method, const Method* loaded) const;
+  // The program's constant tensors (not the delegates': the host adds
+  // those); `external` resolves tensors kept in data files (.ptd).
+  virtual Result<std::vector<WeightInfo>> weights(const NamedDataMap* external) const;
 };
 
 // An external data file (tensors a program refers to by key).

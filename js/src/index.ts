@@ -23,6 +23,7 @@ export {
 } from './values.js';
 export { valueFromJson, valueToJson, stringifyJson, jsonNumber, type JsonTensor, type JsonScalar, type JsonNumber } from './json-value.js';
 export { cache } from './model-cache.js';
+export type { Graph, GraphEdge, GraphNode, GraphPort, GraphValue, WeightInfo } from './inspect.js';
 export { env, type WasmEnv, type WasmFile, type WasmFileUrls } from './env.js';
 export {
   registerKernel,

@@ -5,6 +5,7 @@ import { checkInputs } from './check-inputs.js';
 import type { ModelFormat } from './detect-format.js';
 import type { ModelEngine } from './engine/model-engine.js';
 import { ErrorCode, TridentError } from './errors.js';
+import type { Graph, WeightInfo } from './inspect.js';
 import { valueFromJson } from './json-value.js';
 import type { RuntimeInfo } from './load.js';
 import { threadsWithin } from './threads.js';
@@ -232,6 +233,36 @@ export class Model {
       throw new TridentError(`sampleInputs('${method}'): runtime returned a malformed list`, ErrorCode.Internal);
     }
     return raw.map((v, i) => valueFromJson(v, `sampleInputs('${method}'): input ${i}`) as InputValue);
+  }
+
+  /**
+   * The graph of `method` (default: {@link defaultMethod}) as the file
+   * describes it: every instruction or node with its operator, arguments and
+   * results, the values between them with dtypes and shapes, the edges from
+   * each value's writer to its readers, and nested graphs (a delegate's own
+   * nodes, a BEF kernel's region functions). See inspect.ts for the shape.
+   */
+  async graph(method?: string): Promise<Graph> {
+    this.assertLive('graph()');
+    if (method === undefined) [method] = this.#call('graph', undefined, undefined);
+    return this.#engine.graph(this.#indexOf(method), method);
+  }
+
+  /** Every constant tensor of the program (delegates' included): name, dtype, shape, bytes. */
+  async weights(): Promise<WeightInfo[]> {
+    this.assertLive('weights()');
+    return this.#engine.weights();
+  }
+
+  /**
+   * One constant tensor by its weights() name, as a Tensor holding a copy of
+   * its bytes (a view would be detached when wasm memory grows). Packed
+   * 4-bit delegate weights come as their bytes (uint8). Throws NotFound for
+   * an unknown name, ExternalDataMissing for a .ptd tensor not attached.
+   */
+  async weight(name: string): Promise<AnyTensor> {
+    this.assertLive('weight()');
+    return this.#engine.weight(name);
   }
 
   /** Frees the native program. Further calls throw; dispose() again is a no-op. */

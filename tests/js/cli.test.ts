@@ -71,6 +71,26 @@ describe('trident CLI on fixture programs', () => {
     expect(json.methods[0]).toMatchObject({ name: 'forward', inputs: [tensor, tensor], outputs: [tensor] });
   });
 
+  it('inspect --graph --weights --json adds each method\'s graph and the weights', () => {
+    const r = trident('inspect', fixture('mlp.pte'), '--graph', '--weights', '--json');
+    expect(r.status).toBe(0);
+    const json = JSON.parse(r.stdout);
+    const graph = json.graphs.forward;
+    expect(graph.nodes.length).toBe(json.methods[0].instructions);
+    expect(graph.nodes[0]).toMatchObject({ index: 0, kind: 'kernel' });
+    expect(json.weights.length).toBeGreaterThan(0);
+    expect(json.weights[0]).toMatchObject({ source: 'constant' });
+  });
+
+  it('inspect --graph prints one line per node, --weights a table', () => {
+    const r = trident('inspect', fixture('mlp.pte'), '--graph', '--weights');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^forward: method, \d+ nodes$/m);
+    expect(r.stdout).toMatch(/^ {2}0 aten::\S+\(.*\) -> /m);
+    expect(r.stdout).toMatch(/^\d+ weights?, /m);
+    expect(r.stdout).toMatch(/^name\s+dtype\s+shape\s+bytes\s+source$/m);
+  });
+
   it('inspect prints a table by default', () => {
     const r = trident('inspect', fixture('multi_method.pte'));
     expect(r.status).toBe(0);

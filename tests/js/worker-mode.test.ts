@@ -31,6 +31,23 @@ describe('worker mode under Node', () => {
     }
   });
 
+  it('answers graph(), weights() and weight() as a model in this thread does', async () => {
+    const here = await load(fixture('mlp.pte'));
+    const there = await load(fixture('mlp.pte'), { worker: true });
+    try {
+      expect(await there.graph()).toEqual(await here.graph());
+      const weights = await there.weights();
+      expect(weights).toEqual(await here.weights());
+      expect(weights.length).toBeGreaterThan(0);
+      const got = await there.weight(weights[0]!.name);
+      expect(got.toJSON()).toEqual((await here.weight(weights[0]!.name)).toJSON());
+      await expect(there.weight('no such weight')).rejects.toMatchObject({ code: ErrorCode.NotFound });
+    } finally {
+      here.dispose();
+      there.dispose();
+    }
+  });
+
   it('writes a mutated input back into the caller\'s tensor', async () => {
     const model = await load(mutatingArchive(), { worker: true });
     const x = Tensor.from('float32', [1, -1, 0.5, 2]);

@@ -71,6 +71,9 @@ struct Value {
   // Constant bytes (Constant values).
   const uint8_t* constant = nullptr;
   size_t constant_bytes = 0;
+  // The named-data key it was read by ("" for data in the payload), for
+  // inspection; lives as long as the program.
+  const char* constant_key = "";
   // Activation arena placement (Internal values) and the bytes reserved.
   uint64_t arena_offset = 0;
   size_t capacity = 0;

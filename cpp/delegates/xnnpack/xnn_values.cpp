@@ -83,6 +83,14 @@ Error constant_bytes(const XnnPayload& payload, const GraphReadOptions& options,
   return Error::Ok;
 }
 
+// The named-data key of constant `index`, or "" (data in the payload).
+const char* constant_key(const XnnPayload& payload, uint32_t index) {
+  const auto* table = payload.has_header ? payload.graph->constant_data() : nullptr;
+  if (table == nullptr || index >= table->size()) return "";
+  const fb::ConstantDataOffset* entry = table->Get(index);
+  return entry != nullptr && entry->named_key() != nullptr ? entry->named_key()->c_str() : "";
+}
+
 // Scales kept as constant `index` (count values of `size` bytes: fp32 or
 // bf16), checked for length and alignment.
 Error scale_buffer(const XnnPayload& payload, const GraphReadOptions& options, uint32_t index,
@@ -315,6 +323,7 @@ Error read_value(const XnnPayload& payload, const GraphReadOptions& options, siz
                 tv->constant_buffer_idx(), align);
       v.constant = data.data();
       v.constant_bytes = bytes;
+      v.constant_key = constant_key(payload, tv->constant_buffer_idx());
     }
   }
   v.capacity = bytes;

@@ -91,17 +91,46 @@ class XnnpackBackend final : public Backend {
     const Node& node = g.nodes[index];
     DelegateNodeInfo info;
     info.type = node_type_name(node.type);
-    auto describe = [&](uint32_t v, DelegateValueInfo* out) {
-      const Value& value = g.values[v];
-      out->dtype = dtype_name(value.dtype);
-      out->rank = value.declared_rank;
-      for (int d = 0; d < value.declared_rank; ++d) out->dims[d] = value.declared_dims[d];
-    };
-    for (int i = 0; i < node.num_inputs; ++i) {
-      if (node.inputs[i] != kInvalidId) describe(node.inputs[i], &info.inputs[info.num_inputs++]);
+    for (int i = 0; i < node.num_inputs && info.num_inputs < 8; ++i) {
+      if (node.inputs[i] == kInvalidId) continue;
+      info.input_ids[info.num_inputs] = node.inputs[i];
+      info.inputs[info.num_inputs++] = describe_value(g.values[node.inputs[i]]);
     }
-    for (int i = 0; i < node.num_outputs; ++i) describe(node.outputs[i], &info.outputs[info.num_outputs++]);
+    for (int i = 0; i < node.num_outputs && info.num_outputs < 4; ++i) {
+      info.output_ids[info.num_outputs] = node.outputs[i];
+      info.outputs[info.num_outputs++] = describe_value(g.values[node.outputs[i]]);
+    }
     return info;
+  }
+
+  size_t num_values(void* handle) const override {
+    return handle ? static_cast<Runtime*>(handle)->graph.values.size() : 0;
+  }
+
+  Result<DelegateValueInfo> value_info(void* handle, size_t index) const override {
+    TRI_CHECK(handle != nullptr && index < num_values(handle), Error::InvalidArgument,
+              "value %zu does not exist", index);
+    return describe_value(static_cast<Runtime*>(handle)->graph.values[index]);
+  }
+
+ private:
+  static DelegateValueInfo describe_value(const Value& value) {
+    DelegateValueInfo out;
+    out.dtype = dtype_name(value.dtype);
+    out.rank = value.declared_rank;
+    for (int d = 0; d < value.declared_rank; ++d) out.dims[d] = value.declared_dims[d];
+    switch (value.kind) {
+      case ValueKind::ExternalInput: out.kind = "input"; break;
+      case ValueKind::ExternalOutput: out.kind = "output"; break;
+      case ValueKind::Constant: out.kind = "constant"; break;
+      case ValueKind::Internal: out.kind = "internal"; break;
+    }
+    if (value.external_id != kInvalidId) out.external = static_cast<int32_t>(value.external_id);
+    out.key = value.constant_key;
+    out.data = value.constant;
+    out.nbytes = value.constant_bytes;
+    out.storage = scalar_type_of(value.dtype);
+    return out;
   }
 };
 

@@ -45,6 +45,18 @@ struct DelegateValueInfo {
   const char* dtype = "";
   uint8_t rank = 0;
   int32_t dims[kTensorDimLimit] = {};
+  // "input", "output" (the delegate call's arguments), "constant" or
+  // "internal".
+  const char* kind = "internal";
+  // Input or output: its position among the call's arguments.
+  int32_t external = -1;
+  // Constant: the key of its named data ("" for data inside the blob), its
+  // bytes as the program stores them, and their element type where one of
+  // the runtime's fits (Byte for packed or quantized sub-byte kinds).
+  const char* key = "";
+  const uint8_t* data = nullptr;
+  size_t nbytes = 0;
+  ScalarType storage = ScalarType::Byte;
 };
 
 struct DelegateNodeInfo {
@@ -53,6 +65,9 @@ struct DelegateNodeInfo {
   uint8_t num_outputs = 0;
   DelegateValueInfo inputs[8];
   DelegateValueInfo outputs[4];
+  // The values' indices (Backend::value_info), in the same order.
+  uint32_t input_ids[8] = {};
+  uint32_t output_ids[4] = {};
 };
 
 class Backend {
@@ -76,6 +91,11 @@ class Backend {
   virtual size_t num_nodes(void* handle) const { return 0; }
   virtual Result<DelegateNodeInfo> node_info(void* handle, size_t index) const {
     return fail(Error::NotSupported, "this backend does not describe its nodes");
+  }
+  // Its values (what node_info's ids index).
+  virtual size_t num_values(void* handle) const { return 0; }
+  virtual Result<DelegateValueInfo> value_info(void* handle, size_t index) const {
+    return fail(Error::NotSupported, "this backend does not describe its values");
   }
 
  protected:

@@ -3,6 +3,7 @@
 
 import { assertDType } from '../dtype.js';
 import { ErrorCode, TridentError } from '../errors.js';
+import type { Graph, WeightInfo } from '../inspect.js';
 import type { RuntimeInfo } from '../load.js';
 import type { LoadedWasm } from '../native/load-wasm.js';
 import { NativeHandle, type NativeOutput } from '../native/native-program.js';
@@ -99,6 +100,18 @@ export class LocalEngine implements ModelEngine {
 
   sampleInputs(method: string): unknown {
     return this.#handle.sampleInputs(method);
+  }
+
+  async graph(index: number, name: string): Promise<Graph> {
+    return this.#handle.graph(index, name);
+  }
+
+  async weights(): Promise<WeightInfo[]> {
+    return this.#handle.weights();
+  }
+
+  async weight(name: string): Promise<AnyTensor> {
+    return this.#handle.weight(name);
   }
 
   async runtimeInfo(): Promise<RuntimeInfo> {

@@ -2,7 +2,9 @@
 // runtime in a worker (worker/remote-engine.ts). Model checks arguments and
 // shapes the results; an engine does the work.
 
+import type { Graph, WeightInfo } from '../inspect.js';
 import type { RuntimeInfo } from '../load.js';
+import type { AnyTensor } from '../tensor.js';
 import type { InstructionProfile } from '../model.js';
 import type { InputValue, MethodInfo, OutputValue } from '../values.js';
 
@@ -30,6 +32,10 @@ export interface ModelEngine {
   bundledTests(): unknown[];
   /** The method's sample inputs as a raw JSON list, or null. */
   sampleInputs(method: string): unknown;
+  /** Inspection (inspect.ts): method `index`'s graph, the weights, one weight (a copy). */
+  graph(index: number, name: string): Promise<Graph>;
+  weights(): Promise<WeightInfo[]>;
+  weight(name: string): Promise<AnyTensor>;
   runtimeInfo(): Promise<RuntimeInfo>;
   dispose(): void;
 }

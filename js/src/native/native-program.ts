@@ -5,7 +5,8 @@
 import { arrayClassOf, assertDType, bytesPerElement, type DType } from '../dtype.js';
 import { env } from '../env.js';
 import { ErrorCode, TridentError } from '../errors.js';
-import { Tensor, shapeSize } from '../tensor.js';
+import type { Graph, WeightInfo } from '../inspect.js';
+import { Tensor, shapeSize, type AnyTensor } from '../tensor.js';
 import type { NativeProgram, RawInstructionProfile, RawMethod, TridentModule } from './types.js';
 import { ValueReader, type RawValue } from './value-descriptor.js';
 
@@ -184,6 +185,23 @@ export class NativeHandle {
     const text = program.sampleInputs(method);
     if (text === '' && program.lastErrorCode() === ErrorCode.NotFound) return null;
     return this.json<unknown[]>(text, `sampleInputs('${method}')`);
+  }
+
+  /** Method `method`'s graph (inspect.ts). */
+  graph(method: number, name: string): Graph {
+    return this.json<Graph>(this.live().graph(method), `graph('${name}')`);
+  }
+
+  weights(): WeightInfo[] {
+    return this.json<{ weights: WeightInfo[] }>(this.live().weights(), 'weights()').weights;
+  }
+
+  /** A copy of one weight's bytes: wasm memory may grow, which detaches any view of it. */
+  weight(name: string): AnyTensor {
+    const where = `weight('${name}')`;
+    const raw = this.json<{ dtype: unknown; shape: number[]; address: number; nbytes: number }>(this.live().weight(name), where);
+    const dtype = assertDType(raw.dtype, where);
+    return this.copyTensor({ kind: 'Tensor', dtype, shape: raw.shape, ptr: raw.address, nbytes: raw.nbytes }, where) as AnyTensor;
   }
 
   dispose(): void {

@@ -33,6 +33,10 @@ export interface NativeProgram {
   takePrinted(): string;
   /** Bytes takePrinted() would return; asking allocates nothing. */
   printedSize(): number;
+  /** JSON: a method's graph, the weights list, one weight's {dtype, shape, address, nbytes}; '' on failure. */
+  graph(method: number): string;
+  weights(): string;
+  weight(name: string): string;
   lastError(): string;
   lastErrorCode(): number;
   delete(): void;

@@ -2,6 +2,7 @@
 // (worker-host.ts). Each request carries an id; the worker answers every
 // request exactly once, in order, with the same id.
 
+import type { Graph, WeightInfo } from '../inspect.js';
 import type { RuntimeInfo } from '../load.js';
 import type { InstructionProfile } from '../model.js';
 import type { MethodInfo } from '../values.js';
@@ -34,6 +35,9 @@ export type Request = { id: number } & (
   | LoadRequest
   | { op: 'run'; model: number; method: number; inputs: WireValue[]; profile: boolean; simd: boolean }
   | { op: 'threads'; model: number; threads: number }
+  | { op: 'graph'; model: number; method: number; name: string }
+  | { op: 'weights'; model: number }
+  | { op: 'weight'; model: number; name: string }
   | { op: 'info' }
   | { op: 'dispose'; model: number }
 );
@@ -55,4 +59,4 @@ export interface RunReply {
   instructions?: InstructionProfile[];
 }
 
-export type Reply = { id: number; printed?: string } & ({ ok: true; result: LoadedReply | RunReply | RuntimeInfo | null } | { ok: false; error: WireError });
+export type Reply = { id: number; printed?: string } & ({ ok: true; result: LoadedReply | RunReply | RuntimeInfo | Graph | WeightInfo[] | WireValue | null } | { ok: false; error: WireError });

@@ -7,15 +7,16 @@ import { currentKernels } from '../custom-kernels.js';
 import type { EngineRun, ModelEngine } from '../engine/model-engine.js';
 import { ErrorCode, TridentError } from '../errors.js';
 import { env } from '../env.js';
+import type { Graph, WeightInfo } from '../inspect.js';
 import type { RuntimeInfo } from '../load.js';
 import { handOverBuild, type ThreadsChoice } from '../native/load-wasm.js';
 import { isNode, nodePlatform, type WorkerEndpoint } from '../platform.js';
-import { Tensor } from '../tensor.js';
+import { Tensor, type AnyTensor } from '../tensor.js';
 import type { InputValue, MethodInfo } from '../values.js';
 import { startBrowserWorker } from './browser-worker.js';
 import { answerKernelCall, isKernelCall, type KernelCall } from './kernel-calls.js';
 import type { LoadedReply, LoadRequest, Reply, Request, RunReply } from './protocol.js';
-import { fromWire, fromWireError, toWire, workerFailed } from './wire.js';
+import { fromWire, fromWireError, toWire, workerFailed, type WireValue } from './wire.js';
 
 type Pending = { resolve: (reply: Reply) => void; reject: (err: Error) => void };
 
@@ -195,6 +196,18 @@ export class RemoteEngine implements ModelEngine {
 
   sampleInputs(method: string): unknown {
     return this.#loaded.sampleInputs[method] ?? null;
+  }
+
+  async graph(index: number, name: string): Promise<Graph> {
+    return (await this.#runtime.request({ op: 'graph', model: this.#loaded.model, method: index, name })) as Graph;
+  }
+
+  async weights(): Promise<WeightInfo[]> {
+    return (await this.#runtime.request({ op: 'weights', model: this.#loaded.model })) as WeightInfo[];
+  }
+
+  async weight(name: string): Promise<AnyTensor> {
+    return fromWire((await this.#runtime.request({ op: 'weight', model: this.#loaded.model, name })) as WireValue) as AnyTensor;
   }
 
   async runtimeInfo(): Promise<RuntimeInfo> {

@@ -97,6 +97,17 @@ export function serveRequests(post: PostReply): (request: Request) => void {
         case 'threads':
           engineOf(request.model).setThreads(request.threads);
           break;
+        case 'graph':
+          result = await engineOf(request.model).graph(request.method, request.name);
+          break;
+        case 'weights':
+          result = await engineOf(request.model).weights();
+          break;
+        case 'weight': {
+          const wired = toWire(await engineOf(request.model).weight(request.name));
+          [result, transfer] = [wired, buffersOf([wired])];
+          break;
+        }
         case 'info':
           result = buildInfo(await loadWasm(), true);
           break;

@@ -382,6 +382,7 @@ def _export_portable(name: str, out_dir: str, model: torch.nn.Module, inputs: Tu
         "delegates": 0,
         "values": len(method.values),
         "constant_bytes": low.constant_bytes,
+        "constants": low.constants,
         "planned_bytes": plan["non_const_buffer_sizes"][1] if len(plan["non_const_buffer_sizes"]) > 1 else 0,
         "naive_planned_bytes": sum(p.nbytes for k, p in method.values
                                    if k == "Tensor" and p.storage == "planned"),

@@ -135,6 +135,7 @@ class Lowering:
         self.real: Dict[torch.fx.Node, Any] = {}     # node -> real result (for shapes/dtypes)
         self.ops = collections.Counter()            # registry name -> count
         self.constant_bytes = 0
+        self.constants: List[Dict[str, Any]] = []   # each constant's dtype and shape, in order
         self.const_nodes = set()                    # nodes computed at export time
         self.folded = collections.Counter()         # op -> count of nodes folded into constants
 
@@ -148,6 +149,7 @@ class Lowering:
     def _constant(self, t: torch.Tensor) -> int:
         raw = _tensor_bytes(t)
         self.constant_bytes += len(raw)
+        self.constants.append({"dtype": DTYPE_NAME[t.dtype], "shape": list(t.shape)})
         return self.m.constant(DTYPE_NAME[t.dtype], list(t.shape), raw)
 
     def _tensor_arg(self, v: Any, where: str) -> int:

@@ -682,7 +682,10 @@ def export_model(name: str, out: str, layouts: Sequence[str], index: Dict[str, A
         size = archive.write(prog, path, layout)
         err = verify(path, x, ref, buffer_refs)
         fi = {"layout": layout, "ir": ir, "schema": archive.LAYOUT_STYLE[layout], "bytes": size,
-              "ops": prog.op_counts(), "readback_max_abs_error": err, **extra}
+              "ops": prog.op_counts(), "readback_max_abs_error": err,
+              "weights": {k: {"dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape)}
+                          for k, t in {**prog.state_dict, **prog.constants}.items()},
+              **extra}
         line = f"  {fname}: {size} B, read-back error {err:.3g}"
         if run:
             rt = run_runtime(path, os.path.join(out, f"{name}.input.npy"), expected.astype(np.float64))

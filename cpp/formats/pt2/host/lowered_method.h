@@ -66,6 +66,9 @@ struct LoweredMethod {
   std::vector<LoweredValue> values;
   std::vector<LoweredOperator> operators;
   std::vector<LoweredCall> calls;
+  // Graph node i became calls [node_calls[i], node_calls[i + 1]) (one entry
+  // per node, and the end), for inspection.
+  std::vector<int32_t> node_calls;
   std::vector<int32_t> inputs;
   std::vector<std::string> input_names;
   std::vector<std::vector<InputDim>> input_dims;

@@ -987,7 +987,11 @@ Result<LoweredMethod> Lowerer::run() {
   method_.name = in_.method_name;
   TRI_TRY(bind_symbols());
   TRI_TRY(bind_signature());
-  for (size_t i = 0; i < graph_.nodes.size(); ++i) TRI_TRY(lower_node(graph_.nodes[i], i));
+  for (size_t i = 0; i < graph_.nodes.size(); ++i) {
+    method_.node_calls.push_back(static_cast<int32_t>(method_.calls.size()));
+    TRI_TRY(lower_node(graph_.nodes[i], i));
+  }
+  method_.node_calls.push_back(static_cast<int32_t>(method_.calls.size()));
   if (!missing_.empty()) {
     std::string list;
     for (size_t i = 0; i < missing_.size(); ++i) list += (i ? ", " : "") + missing_[i];

@@ -1,5 +1,6 @@
 #include "cpp/formats/pt2/host/pt2_open.h"
 
+#include "cpp/formats/pt2/host/pt2_inspect.h"
 #include "cpp/formats/pt2/host/pt2_program.h"
 #include "cpp/host/value_json.h"
 
@@ -12,6 +13,12 @@ class OpenedArchive final : public host::LoadedFile {
   const char* format() const override { return "pt2"; }
   Program* program() override { return program_.get(); }
   Result<std::string> sample_inputs_json(size_t method) const override;
+  Result<host::MethodGraph> graph(size_t method, const Method*) const override {
+    return pt2_method_graph(*program_, method);
+  }
+  Result<std::vector<host::WeightInfo>> weights(const NamedDataMap*) const override {
+    return pt2_weights(*program_);
+  }
 
  private:
   std::unique_ptr<Pt2Program> program_;

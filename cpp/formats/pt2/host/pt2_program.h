@@ -60,6 +60,10 @@ class Pt2Program final : public Program {
                              const MethodLoadOptions& options) const override;
 
   Pt2Layout layout() const { return layout_; }
+  // What inspection shows (pt2_inspect.h): a model's graph as the archive
+  // has it, and its weights.
+  const Pt2Graph& graph(size_t method) const { return sources_[method]->graph; }
+  const Pt2Weights& weights(size_t method) const { return sources_[method]->weights; }
   const LoweredMethod& lowered(size_t method) const { return methods_[method]; }
   // The current value of a buffer the method's runs update (module state),
   // by fully qualified name; NotFound for any other name.

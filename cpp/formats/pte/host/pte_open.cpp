@@ -6,6 +6,7 @@
 
 #include "cpp/formats/pte/bundled/bundled_program.h"
 #include "cpp/formats/pte/flat_tensor/flat_tensor_data_map.h"
+#include "cpp/formats/pte/host/pte_graph.h"
 #include "cpp/formats/pte/pte_lifetime_plan.h"
 #include "cpp/formats/pte/pte_program.h"
 #include "cpp/formats/pte/schema/program_generated.h"
@@ -70,6 +71,12 @@ class OpenedProgram final : public LoadedFile {
   }
   const char* format() const override { return "pte"; }
   Program* program() override { return &program_; }
+  Result<host::MethodGraph> graph(size_t method, const Method* loaded) const override {
+    return pte_method_graph(program_, method, loaded);
+  }
+  Result<std::vector<host::WeightInfo>> weights(const NamedDataMap* external) const override {
+    return pte_weights(program_, external);
+  }
 
  private:
   PteProgram program_;
@@ -86,6 +93,12 @@ class OpenedBundle final : public LoadedFile {
   Program* program() override { return &program_; }
   size_t bundled_test_count() const override { return bundle_.total_test_cases(); }
   Result<std::string> bundled_test_json(size_t index) const override;
+  Result<host::MethodGraph> graph(size_t method, const Method* loaded) const override {
+    return pte_method_graph(program_, method, loaded);
+  }
+  Result<std::vector<host::WeightInfo>> weights(const NamedDataMap* external) const override {
+    return pte_weights(program_, external);
+  }
 
  private:
   BundledProgram bundle_;
