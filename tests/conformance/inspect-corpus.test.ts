@@ -3,10 +3,10 @@
 // instruction; ports, edges and nested graphs in range), every weight
 // resolves to a Tensor of its listed size, and a BEF function's graph has a
 // node per kernel of the MLIR it was compiled from.
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { SHARED_DIR, describeShared } from '../helpers/shared.js';
+import { BEF_CORPUS, SHARED_DIR, describeShared } from '../helpers/shared.js';
 import { type Graph, type Model, load } from '../helpers/trident.js';
 
 function listFiles(root: string, extensions: string[]): string[] {
@@ -61,4 +61,53 @@ describeShared('inspection of every corpus program that loads', () => {
     }
     expect(inspected).toBeGreaterThanOrEqual(28);
   }, 300_000);
+
+  it('TFRT MLIR (compiled to BEF): every function\'s graph, region functions nested', async () => {
+    let inspected = 0;
+    let nested = 0;
+    for (const file of listFiles(BEF_CORPUS, ['.mlir'])) {
+      const model = await load(file).catch(() => null);
+      if (model === null) continue;
+      try {
+        for (const method of model.methods) {
+          const graph = await model.graph(method.name);
+          expectWhole(graph, `${path.relative(SHARED_DIR, file)} ${method.name}`);
+          expect(graph.kind).toBe('function');
+          if (graph.subgraphs.length > 0) nested++;
+        }
+        await inspectAll(model, path.relative(SHARED_DIR, file));
+      } finally {
+        model.dispose();
+      }
+      inspected++;
+    }
+    expect(inspected).toBeGreaterThan(10);
+    expect(nested).toBeGreaterThan(0);
+  }, 300_000);
+
+  // No mobilenet_v2 can be written as BEF: TFRT's published kernels have no
+  // convolution (TensorFlow's models reach BEF through its op-fallback
+  // kernels, which TFRT does not publish). The nearest model in BEF is
+  // TFRT's own MNIST test, a matmul-relu-argmax program; its graph must have
+  // exactly the kernels its MLIR source has, with their attributes.
+  it('TFRT\'s mnist program: one node per op of its MLIR source, attributes decoded', async () => {
+    const file = path.join(BEF_CORPUS, 'mlir_tests/backends/cpu/mlir_tests/mnist/mnist_tensor_kernels.mlir');
+    const source = readFileSync(file, 'utf8').replace(/\/\/.*$/gm, '');
+    const ops = [...source.matchAll(/%\w+ = "?([a-z_]+(?:\.[\w]+)+)"?/g)].map((m) => m[1]!);
+    const model = await load(file);
+    try {
+      const graph = await model.graph('test_tensor_kernels');
+      expect(graph.nodes.map((n) => n.op)).toEqual(ops);
+      const shapes = graph.nodes.filter((n) => n.op === 'tfrt_dht.create_uninitialized_tensor.i32.2').map((n) => n.attributes?.['shape']);
+      expect(shapes).toEqual([[2, 3], [3, 2], [2, 2], [2, 2], [2, 2]]);
+      const values = graph.nodes.find((n) => n.op === 'tfrt_dht.set_tensor_with_constant_values.f32')!.attributes?.['values'];
+      expect(values).toEqual([1, 3]);
+      // The matmul reads the two tensors the create kernels made.
+      const matmul = graph.nodes.findIndex((n) => n.op === 'tfrt_test.matmul.i32.2');
+      const writers = graph.edges.filter((e) => e.to === matmul).map((e) => graph.nodes[e.from]?.op);
+      expect(writers.filter((op) => op === 'tfrt_dht.create_uninitialized_tensor.i32.2')).toHaveLength(3);
+    } finally {
+      model.dispose();
+    }
+  }, 60_000);
 });

@@ -51,6 +51,42 @@ describe('load() of TFRT files', () => {
     }
   });
 
+  it('shows each function as a graph, its dense attributes as weights', async () => {
+    const model = await load(`func.func @consts(%x: i32) -> (!t.tensor, i32) {
+  %a = "tfrt_test.const_dense_attr"() {value = dense<[[1, 1], [2, 2]]> : tensor<2x2xi32>} : () -> !t.tensor
+  %b = "tfrt_test.const_dense_attr"() {value = dense<[[1, 1], [2, 2]]> : tensor<2x2xi32>} : () -> !t.tensor
+  %c = "tfrt_test.const_dense_attr"() {value = dense<[1.5, 2.5, 3.5]> : tensor<3xf32>} : () -> !t.tensor
+  %one = tfrt.constant.i32 1
+  %y = tfrt.add.i32 %x, %one
+  tfrt.return %a, %y : !t.tensor, i32
+}`);
+    try {
+      const graph = await model.graph('consts');
+      expect(graph.kind).toBe('function');
+      expect(graph.nodes.map((n) => n.op)).toEqual([
+        'tfrt_test.const_dense_attr', 'tfrt_test.const_dense_attr', 'tfrt_test.const_dense_attr', 'tfrt.constant.i32', 'tfrt.add.i32',
+      ]);
+      expect(graph.inputs).toHaveLength(1);
+      expect(graph.values[graph.inputs[0]!]!.kind).toBe('i32');
+      // The add reads the function's argument (no node wrote it) and the constant.
+      const add = graph.nodes[4]!;
+      expect(graph.edges.filter((e) => e.to === 4).map((e) => e.from).sort()).toEqual([-1, 3]);
+      expect(graph.outputs).toContain(add.outputs[0]!.value);
+      expect(graph.nodes[3]!.attributes).toEqual({ value: 1 });
+      // Identical dense attributes are one weight in the file.
+      const dense = graph.nodes.slice(0, 3).map((n) => n.attributes!['value'] as { weight: string; shape: number[] });
+      expect(dense[0]!.weight).toBe(dense[1]!.weight);
+      const weights = await model.weights();
+      expect(weights.map((w) => [w.dtype, w.shape, w.nbytes, w.source])).toEqual([
+        ['int32', [2, 2], 16, 'attribute'],
+        ['float32', [3], 12, 'attribute'],
+      ]);
+      expect(Array.from((await model.weight(dense[2]!.weight)).data as Float32Array)).toEqual([1.5, 2.5, 3.5]);
+    } finally {
+      model.dispose();
+    }
+  });
+
   it('recognizes BEF bytes and MLIR text, and runs both', async () => {
     const bef = await mlirToBef(SOURCE, { filename: 'api.mlir' });
     expect(await detectFormat(bef)).toBe('bef');

@@ -15,6 +15,7 @@
 
 #include "cpp/formats/bef/bef_file.h"
 #include "tests/cpp/bef/bef_test_util.h"
+#include "tests/cpp/support/shared_corpus.h"
 
 namespace tri::bef {
 namespace {
@@ -158,27 +159,14 @@ TEST(BefReader, MutatedFilesFailCleanlyOrRunBounded) {
 }
 
 TEST(BefReader, MutatedCorpusFilesFailCleanlyOrRunBounded) {
-  const std::string dir = std::string(TRIDENT_SOURCE_DIR) + "/../shared/corpus/bef/mlir_tests";
-  if (!std::filesystem::exists(dir)) {
-    if (std::getenv("CI") != nullptr && std::string(std::getenv("CI")) == "true") {
-      FAIL() << dir << " is missing, but CI=true";
-    }
-    GTEST_SKIP() << "the corpus is absent (" << dir << ")";
-  }
+  TRI_REQUIRE_SHARED();
   uint32_t seed = 7;
-  int files = 0;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
-    if (entry.path().extension() != ".mlir") continue;
-    std::ifstream in(entry.path());
-    std::stringstream text;
-    text << in.rdbuf();
-    Result<std::vector<uint8_t>> bef = mlir_to_bef(text.str(), entry.path().string());
-    if (!bef.ok()) continue;  // err.mlir: its chunks fail on purpose
-    ++files;
-    SCOPED_TRACE(entry.path().string());
-    mutate_and_run(*bef, seed++, 300);
+  const auto corpus = testing::translated_corpus();
+  for (const auto& [path, bef] : corpus) {
+    SCOPED_TRACE(path);
+    mutate_and_run(bef, seed++, 300);
   }
-  EXPECT_GE(files, 20);
+  EXPECT_GE(corpus.size(), 20u);
 }
 
 }  // namespace

@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cpp/formats/bef/host/bef_driver.h"
@@ -29,6 +33,23 @@ inline std::string body(const BefRunReport& report) {
       "Choosing memory leak check allocator.\nChoosing single-threaded work queue.\n";
   EXPECT_EQ(report.out.compare(0, header.size(), header), 0) << report.out;
   return report.out.substr(header.size());
+}
+
+// Every .mlir under ../shared/corpus/bef/mlir_tests that the translator
+// accepts (err.mlir's chunks fail on purpose), as (path, BEF bytes), in
+// directory order. Call after TRI_REQUIRE_SHARED().
+inline std::vector<std::pair<std::string, std::vector<uint8_t>>> translated_corpus() {
+  const std::string dir = std::string(TRIDENT_SOURCE_DIR) + "/../shared/corpus/bef/mlir_tests";
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> out;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (entry.path().extension() != ".mlir") continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    Result<std::vector<uint8_t>> bef = mlir_to_bef(text.str(), entry.path().string());
+    if (bef.ok()) out.emplace_back(entry.path().string(), bef.take());
+  }
+  return out;
 }
 
 }  // namespace tri::bef::testing

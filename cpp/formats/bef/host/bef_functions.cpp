@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cpp/formats/bef/executor/bef_executor.h"
+#include "cpp/formats/bef/host/bef_graph.h"
 #include "cpp/host/value_json.h"
 #include "cpp/kernels/tfrt/tensor/dense_host_tensor.h"
 #include "cpp/runtime/async/string_object.h"
@@ -40,6 +41,13 @@ void collect_printed(void* context, const char* text, size_t size) {
 }
 
 }  // namespace
+
+Result<host::MethodGraph> BefFunctions::graph(size_t method) const {
+  TRI_CHECK(method < order_.size(), Error::InvalidArgument,
+            "the file has %zu functions; function %zu does not exist", order_.size(), method);
+  return bef_function_graph(instance_->program().file(), methods_.at(order_[method]).function,
+                            nullptr);
+}
 
 BefFunctions::BefFunctions(std::unique_ptr<BefInstance> instance, uint64_t kernel_budget)
     : instance_(std::move(instance)), kernel_budget_(kernel_budget) {

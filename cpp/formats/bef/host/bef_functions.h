@@ -30,6 +30,8 @@ class BefFunctions final : public host::FunctionProgram {
   Result<std::string> output_json(const std::string& method, size_t index) override;
   std::string take_printed() override;
   size_t printed_size() const override { return printed_.size(); }
+  Result<host::MethodGraph> graph(size_t method) const override;
+  const BefFile& file() const { return instance_->program().file(); }
 
  private:
   struct Method {

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "cpp/formats/bef/host/bef_functions.h"
+#include "cpp/formats/bef/host/bef_graph.h"
 #include "cpp/formats/bef/host/mlir_to_bef/mlir_to_bef.h"
 
 namespace tri::bef {
@@ -16,6 +17,9 @@ class LoadedBef final : public host::LoadedFile {
   const char* format() const override { return format_; }
   Program* program() override { return nullptr; }
   host::FunctionProgram* functions() override { return functions_.get(); }
+  Result<std::vector<host::WeightInfo>> weights(const NamedDataMap*) const override {
+    return bef_dense_weights(functions_->file());
+  }
 
  private:
   const char* format_;
