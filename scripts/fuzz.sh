@@ -56,6 +56,8 @@ run_fuzzer() {
 
 work=$(mktemp -d)
 cp "$seeds"/* "$work/"
+# Inputs that once failed go first, as seeds (tests/fuzz/regressions/).
+cp tests/fuzz/regressions/pte/* "$work/"
 run_fuzzer pte_fuzzer "$work" "$runs"
 
 # XNNPACK payloads: seeds are the delegate blobs of the node cases (and of

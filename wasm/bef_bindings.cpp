@@ -11,6 +11,7 @@
 #include "cpp/formats/bef/host/bef_driver.h"
 #include "cpp/formats/bef/host/verify_translation.h"
 #include "cpp/formats/bef/host/mlir_to_bef/expected_diagnostics.h"
+#include "cpp/host/value_json.h"
 #include "cpp/formats/bef/host/mlir_to_bef/mlir_to_bef.h"
 #include "cpp/runtime/core/error.h"
 
@@ -44,7 +45,7 @@ std::string bef_run(const std::string& bytes, const std::string& options_json) {
     answer["out"] = "";
     answer["err"] = "bef-run: the options are not a JSON object\n";
     answer["exitCode"] = 2;
-    return answer.dump();
+    return host::dump_json(answer);
   }
   if (options.contains("functions") && options["functions"].is_array()) {
     for (const auto& name : options["functions"]) {
@@ -64,7 +65,7 @@ std::string bef_run(const std::string& bytes, const std::string& options_json) {
   answer["out"] = report.out;
   answer["err"] = report.err;
   answer["exitCode"] = report.exit_code;
-  return answer.dump();
+  return host::dump_json(answer);
 }
 
 // tfrt_translate -verify-diagnostics: {exitCode, err} as JSON.
@@ -73,7 +74,7 @@ std::string mlir_to_bef_verify(const std::string& source, const std::string& fil
   nlohmann::json answer;
   answer["exitCode"] = check.exit_code;
   answer["err"] = check.err;
-  return answer.dump();
+  return host::dump_json(answer);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "cpp/host/host_model.h"
 #include "cpp/host/thread_pool.h"
 #include "cpp/host/value_descriptor.h"
+#include "cpp/host/value_json.h"
 #include "cpp/custom/register_custom_kernels.h"
 #include "cpp/delegates/register_delegates.h"
 #include "cpp/kernels/register_kernels.h"
@@ -202,9 +203,8 @@ std::string detect_format(const std::string& head) {
   Result<const host::FileFormat*> format = host::detect_format(
       ByteSpan(reinterpret_cast<const uint8_t*>(head.data()), head.size()));
   if (!format.ok()) {
-    return nlohmann::json{{"error", last_error_message()},
-                          {"code", static_cast<int>(format.error())}}
-        .dump();
+    return host::dump_json(nlohmann::json{{"error", last_error_message()},
+                                          {"code", static_cast<int>(format.error())}});
   }
   return nlohmann::json{{"format", (*format)->id}}.dump();
 }
@@ -215,7 +215,7 @@ std::string file_formats() {
   for (const host::FileFormat& f : host::file_formats()) {
     formats.push_back({{"id", f.id}, {"description", f.description}, {"supported", f.open != nullptr}});
   }
-  return formats.dump();
+  return host::dump_json(formats);
 }
 
 // What js/src/native/value-descriptor.ts needs to read value records: their

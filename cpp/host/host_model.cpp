@@ -202,7 +202,7 @@ std::string HostModel::describe_json() const {
     if (intermediates.ok()) method["intermediateBytes"] = *intermediates;
     methods.push_back(std::move(method));
   }
-  return nlohmann::json{{"format", format()}, {"methods", std::move(methods)}}.dump();
+  return dump_json(nlohmann::json{{"format", format()}, {"methods", std::move(methods)}});
 }
 
 // Asks every method what it needs (its kernels' scratch, and delegates
@@ -311,11 +311,11 @@ Result<std::string> HostModel::graph_json(size_t m) {
               "the %s file has %zu functions; function %zu does not exist", format(),
               functions_->method_names().size(), m);
     TRI_ASSIGN_OR_RETURN(const MethodGraph graph, functions_->graph(m));
-    return host::graph_json(graph).dump();
+    return dump_json(host::graph_json(graph));
   }
   TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
   TRI_ASSIGN_OR_RETURN(const MethodGraph graph, file_->graph(m, &state->method));
-  return host::graph_json(graph).dump();
+  return dump_json(host::graph_json(graph));
 }
 
 Result<const std::vector<WeightInfo>*> HostModel::gather_weights() {
@@ -346,7 +346,7 @@ Result<const std::vector<WeightInfo>*> HostModel::gather_weights() {
 
 Result<std::string> HostModel::weights_json() {
   TRI_ASSIGN_OR_RETURN(const std::vector<WeightInfo>* weights, gather_weights());
-  return host::weights_json(*weights).dump();
+  return dump_json(host::weights_json(*weights));
 }
 
 Result<const WeightInfo*> HostModel::weight(const std::string& name) {
@@ -558,7 +558,7 @@ Result<std::string> HostModel::profile_json(size_t m) {
                     {"calls", t.calls},
                     {"ns", t.nanoseconds}});
   }
-  return nlohmann::json{{"instructions", std::move(list)}}.dump();
+  return dump_json(nlohmann::json{{"instructions", std::move(list)}});
 }
 
 Result<size_t> HostModel::output_count(size_t m) {
@@ -645,7 +645,7 @@ Result<std::string> HostModel::output_json(size_t m, size_t index) {
     json["ptr"] = reinterpret_cast<uintptr_t>(copy);
     json["contiguous"] = true;
   }
-  return json.dump();
+  return dump_json(json);
 }
 
 Result<uint8_t*> HostModel::prepare_input(const std::string& method, size_t index,

@@ -172,4 +172,8 @@ nlohmann::json bundled_value_json(const pte::BundledValue& value) {
   return {{"type", "None"}};
 }
 
+std::string dump_json(const nlohmann::json& json) {
+  return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace tri::host

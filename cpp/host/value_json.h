@@ -2,6 +2,8 @@
 // CLI share (numpy-style dtype names).
 #pragma once
 
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "cpp/formats/pte/bundled/bundled_program.h"
@@ -25,5 +27,10 @@ nlohmann::json value_json(const EValue& value, bool with_pointer);
 nlohmann::json tensor_values_json(ScalarType dtype, const uint8_t* data,
                                   size_t numel);
 nlohmann::json bundled_value_json(const pte::BundledValue& value);
+
+// JSON text for the bindings and tools. Strings may come from a file (names,
+// keys, messages quoting them) and need not be UTF-8: invalid bytes become
+// U+FFFD, where a plain dump() would abort (exceptions are off).
+std::string dump_json(const nlohmann::json& json);
 
 }  // namespace tri::host

@@ -2,8 +2,10 @@
 // fixtures.test.ts): each must fail with a TridentError that says
 // what is wrong, and leave the module able to load and run the next program.
 import { readFileSync } from 'node:fs';
-import { expect, it } from 'vitest';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { ErrorCode, Tensor, TridentError, load, type LoadOptions, type ModelSource } from '../helpers/trident.js';
+import { REPO_ROOT } from '../helpers/paths.js';
 import { CORPUS, corpusFile, describeShared } from '../helpers/shared.js';
 
 const bytesOf = (fixture: string): Uint8Array => new Uint8Array(readFileSync(corpusFile(fixture)));
@@ -86,5 +88,27 @@ describeShared('hostile input made from corpus files', () => {
 
   it('a data file that is not a .ptd', async () => {
     await expectLoadFailure(corpusFile(CORPUS.dataMap), { dataFiles: [new TextEncoder().encode('not flat tensor data')] });
+  });
+});
+
+describe('names that are not UTF-8', () => {
+  // A .pte the fuzzer made (tests/fuzz/regressions/pte/): its method is
+  // named "\x92orward". Every JSON answer quoting it once aborted the wasm
+  // instance; invalid bytes now read as U+FFFD.
+  it('describe(), graph() and weights() answer, and the module stays usable', async () => {
+    const bytes = new Uint8Array(readFileSync(path.join(REPO_ROOT, 'tests/fuzz/regressions/pte/method-name-not-utf8.pte')));
+    const model = await load(bytes);
+    try {
+      expect(model.methods.map((m) => m.name)).toEqual(['\uFFFDorward']);
+      const graph = await model.graph(model.methods[0]!.name);
+      expect(graph.name).toBe('\uFFFDorward');
+      expect(graph.nodes).toHaveLength(model.methods[0]!.instructions!);
+      await model.weights();
+    } finally {
+      model.dispose();
+    }
+    const again = await load(bytes);
+    expect(again.methods).toHaveLength(1);
+    again.dispose();
   });
 });

@@ -51,7 +51,8 @@ void check_model(HostModel& model, const std::string& path) {
   }
   Result<std::string> weights = model.weights_json();
   ASSERT_TRUE(weights.ok()) << last_error_message();
-  for (const auto& w : nlohmann::json::parse(*weights)["weights"]) {
+  const nlohmann::json list = nlohmann::json::parse(*weights);
+  for (const auto& w : list["weights"]) {
     Result<const WeightInfo*> one = model.weight(w["name"].get<std::string>());
     ASSERT_TRUE(one.ok()) << w["name"] << ": " << last_error_message();
     EXPECT_EQ((*one)->nbytes, w["nbytes"].get<uint64_t>());

@@ -101,7 +101,7 @@ std::string BefFunctions::describe_json() const {
                        {"instructions", entry.kind == FunctionKind::Native ? 0 : entry.body.kernels.size() - 1},
                        {"delegates", nlohmann::json::array()}});
   }
-  return nlohmann::json{{"methods", methods}}.dump();
+  return host::dump_json(nlohmann::json{{"methods", methods}});
 }
 
 Result<BefFunctions::Method*> BefFunctions::method(const std::string& name) {
@@ -212,18 +212,18 @@ Result<std::string> BefFunctions::output_json(const std::string& name, size_t in
   AsyncValue* r = m->results[index];
   const FunctionEntry& entry = instance_->program().file().function(m->function);
   switch (r->kind()) {
-    case ValueKind::I1: return host::value_json(EValue::from_bool(r->i1()), true).dump();
-    case ValueKind::I32: return host::value_json(EValue::from_int(r->i32()), true).dump();
-    case ValueKind::I64: return host::value_json(EValue::from_int(r->i64()), true).dump();
-    case ValueKind::F32: return host::value_json(EValue::from_double(r->f32()), true).dump();
-    case ValueKind::F64: return host::value_json(EValue::from_double(r->f64()), true).dump();
-    case ValueKind::Chain: return host::value_json(EValue::none(), true).dump();
+    case ValueKind::I1: return host::dump_json(host::value_json(EValue::from_bool(r->i1()), true));
+    case ValueKind::I32: return host::dump_json(host::value_json(EValue::from_int(r->i32()), true));
+    case ValueKind::I64: return host::dump_json(host::value_json(EValue::from_int(r->i64()), true));
+    case ValueKind::F32: return host::dump_json(host::value_json(EValue::from_double(r->f32()), true));
+    case ValueKind::F64: return host::dump_json(host::value_json(EValue::from_double(r->f64()), true));
+    case ValueKind::Chain: return host::dump_json(host::value_json(EValue::none(), true));
     case ValueKind::Object:
       if (const auto* s = r->get<async::StringObject>()) {
-        return nlohmann::json{{"kind", "String"}, {"value", std::string(s->data(), s->size())}}.dump();
+        return host::dump_json(nlohmann::json{{"kind", "String"}, {"value", std::string(s->data(), s->size())}});
       }
       if (auto* t = r->get<tfrt_kernels::DenseHostTensor>()) {
-        return host::value_json(EValue::from_tensor(&t->tensor()), true).dump();
+        return host::dump_json(host::value_json(EValue::from_tensor(&t->tensor()), true));
       }
       break;
     default:

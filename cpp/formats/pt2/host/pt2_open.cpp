@@ -36,7 +36,7 @@ Result<std::string> OpenedArchive::sample_inputs_json(size_t method) const {
                       {"shape", v.tensor.sizes},
                       {"values", host::tensor_values_json(v.tensor.dtype, v.tensor.data, numel)}});
   }
-  return inputs.dump();
+  return host::dump_json(inputs);
 }
 
 }  // namespace

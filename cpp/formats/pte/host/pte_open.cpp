@@ -129,10 +129,9 @@ Result<std::string> OpenedBundle::bundled_test_json(size_t index) const {
     TRI_ASSIGN_OR_RETURN(const BundledValue v, test.expected_output(i));
     outputs.push_back(host::bundled_value_json(v));
   }
-  return nlohmann::json{{"method", std::string(name.data(), name.size())},
-                        {"inputs", std::move(inputs)},
-                        {"outputs", std::move(outputs)}}
-      .dump();
+  return host::dump_json(nlohmann::json{{"method", std::string(name.data(), name.size())},
+                                        {"inputs", std::move(inputs)},
+                                        {"outputs", std::move(outputs)}});
 }
 
 class OpenedData final : public LoadedDataFile {
