@@ -1,7 +1,7 @@
 #include "cpp/host/host_model.h"
 
 #include <cstring>
-#include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -335,9 +335,9 @@ Result<const std::vector<WeightInfo>*> HostModel::gather_weights() {
   // The same data reached twice (a delegate's key used by two methods, by
   // two instances) is one weight.
   std::vector<WeightInfo> unique;
-  std::map<std::string, bool> seen;
+  std::set<std::string> seen;
   for (WeightInfo& w : weights) {
-    if (seen.emplace(w.name, true).second) unique.push_back(std::move(w));
+    if (seen.insert(w.name).second) unique.push_back(std::move(w));
   }
   weights_ = std::move(unique);
   weights_gathered_ = true;

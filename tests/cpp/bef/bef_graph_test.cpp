@@ -7,13 +7,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <random>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>

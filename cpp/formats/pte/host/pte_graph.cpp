@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -243,7 +244,7 @@ Result<MethodGraph> pte_method_graph(const PteProgram& program, size_t method,
 Result<std::vector<WeightInfo>> pte_weights(const PteProgram& program,
                                             const NamedDataMap* external) {
   std::vector<WeightInfo> out;
-  std::map<std::string, size_t> seen;
+  std::set<std::string> seen;
   for (size_t m = 0; m < program.num_methods(); ++m) {
     const auto* values = program.plan(m)->values();
     for (flatbuffers::uoffset_t i = 0; values != nullptr && i < values->size(); ++i) {
@@ -251,7 +252,7 @@ Result<std::vector<WeightInfo>> pte_weights(const PteProgram& program,
       if (v == nullptr || v->val_type() != fb::KernelTypes::Tensor || v->val() == nullptr) continue;
       const fb::Tensor* t = v->val_as_Tensor();
       const std::string name = constant_name(t);
-      if (name.empty() || seen.count(name)) continue;
+      if (name.empty() || !seen.insert(name).second) continue;
       Tensor shape;
       TRI_TRY_CONTEXT(parse_tensor_shape(t, &shape), "method %zu, value %" PRIu32, m, i);
       WeightInfo w;
@@ -274,7 +275,6 @@ Result<std::vector<WeightInfo>> pte_weights(const PteProgram& program,
                              program.constant_data(t->data_buffer_idx(), w.nbytes));
         w.data = data.data();
       }
-      seen[name] = out.size();
       out.push_back(std::move(w));
     }
   }
