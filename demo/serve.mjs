@@ -1,99 +1,42 @@
 #!/usr/bin/env node
-// The demo's static server (npm start): serves demo/ at / and dist/ at
-// /dist/, with no dependencies. It sends COOP/COEP so the page is
-// cross-origin isolated and the loader may pick the threads build.
+// npm start's server: vite's preview of the built viewer (build/demo, made
+// by `bash scripts/build.sh demo`), cross-origin isolated so the page may
+// use the threads build.
 //
 // PORT (default 8080; 0 = any free port) and HOST (default 127.0.0.1) come
 // from the environment. Once listening it prints one line:
 // "Trident demo: http://localhost:<port>/".
 
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { preview } from 'vite';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const config = fileURLToPath(new URL('vite.config.ts', import.meta.url));
+const built = fileURLToPath(new URL('../build/demo/index.html', import.meta.url));
 
-/** URL prefix -> folder under the repo root; first match wins. */
-const MOUNTS = [
-  ['/dist/', path.join(ROOT, 'dist')],
-  ['/', path.join(ROOT, 'demo')],
-];
-
-const MIME = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.ts': 'text/plain; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
-const ISOLATION_HEADERS = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-};
-
-export function createDemoServer() {
-  return createServer((req, res) => {
-    handle(req, res).catch((err) => send(res, 500, `internal error: ${err.message}`));
+/** A port nobody listens on (vite takes a port number, not 0). */
+function freePort(host) {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
   });
 }
 
-async function handle(req, res) {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed', { Allow: 'GET, HEAD' });
-  let pathname;
-  try {
-    pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
-  } catch {
-    return send(res, 400, 'bad request path');
-  }
-  const file = resolveFile(pathname);
-  if (file === null) return send(res, 403, 'forbidden');
-  const info = await stat(file).catch(() => null);
-  if (info?.isDirectory()) return send(res, 301, 'moved', { Location: `${pathname}/` });
-  if (!info?.isFile()) return send(res, 404, `not found: ${pathname}`);
-  res.writeHead(200, {
-    'Content-Type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
-    'Content-Length': info.size,
-    'Cache-Control': 'no-cache',
-    ...ISOLATION_HEADERS,
-  });
-  if (req.method === 'HEAD') return res.end();
-  createReadStream(file).on('error', () => res.destroy()).pipe(res);
+if (!existsSync(built)) {
+  console.error('trident demo: build/demo is missing; run `bash scripts/build.sh demo` (npm start does)');
+  process.exit(1);
 }
-
-/** The file for a URL path, or null if it would escape its mount. */
-function resolveFile(pathname) {
-  const [prefix, dir] = MOUNTS.find(([p]) => pathname.startsWith(p));
-  const relative = pathname.slice(prefix.length) || 'index.html';
-  const file = path.resolve(dir, relative.endsWith('/') ? `${relative}index.html` : relative);
-  return file === dir || file.startsWith(dir + path.sep) ? file : null;
+const host = process.env.HOST ?? '127.0.0.1';
+const port = Number(process.env.PORT ?? 8080) || (await freePort(host));
+try {
+  await preview({ configFile: config, logLevel: 'warn', preview: { host, port, strictPort: true, open: false } });
+} catch (err) {
+  console.error(`trident demo: cannot listen on ${host}:${port}: ${err.message}`);
+  process.exit(1);
 }
-
-function send(res, status, text, headers = {}) {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...ISOLATION_HEADERS, ...headers });
-  res.end(`${text}\n`);
-}
-
-const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  const port = Number(process.env.PORT ?? 8080);
-  const host = process.env.HOST ?? '127.0.0.1';
-  const server = createDemoServer();
-  server.on('error', (err) => {
-    console.error(`trident demo: cannot listen on ${host}:${port}: ${err.message}`);
-    process.exit(1);
-  });
-  server.listen(port, host, () => {
-    console.log(`Trident demo: http://localhost:${server.address().port}/`);
-  });
-}
+console.log(`Trident demo: http://localhost:${port}/`);

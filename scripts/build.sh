@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds everything from the same sources: the native runtime and tests, the
 # two wasm builds (single-threaded and pthreads), and the TypeScript API.
-# Output: build/native, build/wasm*, dist/wasm, dist/js.
+# Output: build/native, build/wasm*, dist/wasm, dist/js; `demo` builds the
+# viewer (demo/) into build/demo/ with the samples present at that time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -17,7 +18,7 @@ build_native() {
 
 # Test programs and demo samples written by the project's own .pte writer.
 build_fixtures() {
-  python3 tools/pte/make_fixtures.py build/fixtures --demo demo/samples
+  python3 tools/pte/make_fixtures.py build/fixtures --demo build/demo-samples
 }
 
 build_wasm() {
@@ -39,11 +40,18 @@ build_js() {
   node scripts/bundle-worker.mjs
 }
 
+# The viewer: type-checked, then built by vite against the package as built above.
+build_demo() {
+  npx tsc -p demo/tsconfig.json
+  npx vite build --config demo/vite.config.ts --logLevel warn
+}
+
 case "$what" in
   native) build_native; build_fixtures ;;
   fixtures) build_fixtures ;;
   wasm) build_wasm build/wasm OFF; build_wasm build/wasm-threads ON; build_js ;;
   js) build_js ;;
+  demo) build_demo ;;
   all)
     build_native
     build_fixtures
@@ -51,5 +59,5 @@ case "$what" in
     build_wasm build/wasm-threads ON
     build_js
     ;;
-  *) echo "usage: scripts/build.sh [all|native|fixtures|wasm|js]" >&2; exit 2 ;;
+  *) echo "usage: scripts/build.sh [all|native|fixtures|wasm|js|demo]" >&2; exit 2 ;;
 esac

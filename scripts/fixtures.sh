@@ -3,11 +3,12 @@
 # encoder layer, a tiny MLP, and their XNNPACK-delegated forms with an int8
 # CNN, a qdint8 MLP and an op zoo) to build/models/: .pte, ONNX twin, seeded input,
 # eager PyTorch output, metadata (tools/export/models/README.md); and the
-# portable ones as .pt2 archives to build/pt2/ (tools/export/pt2/README.md). Needs Debian's
-# /usr/bin/python3 with python3-torch, python3-torchvision and python3-onnx
-# (scripts/setup.sh installs them) and flatc. Seeded: the same torch writes the
-# same bytes. Fails (exit != 0) on any error; build/models is replaced only when
-# every model exported and checked.
+# portable ones as .pt2 archives to build/pt2/ (tools/export/pt2/README.md); then
+# the web viewer's samples to build/samples/ (tools/export/samples/README.md). Needs
+# Debian's /usr/bin/python3 with python3-torch, python3-torchvision, python3-onnx and
+# python3-sklearn (scripts/setup.sh installs them) and flatc. Seeded: the same torch
+# writes the same bytes. Fails (exit != 0) on any error; each of build/models,
+# build/pt2 and build/samples is replaced only when all of it exported and checked.
 #
 #   bash scripts/fixtures.sh                 # all models
 #   bash scripts/fixtures.sh --only resnet18 # some (updates build/models in place)
@@ -15,8 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PY=/usr/bin/python3
-if ! "$PY" -c 'import torch, torchvision, onnx, numpy' 2>/dev/null; then
-  echo "fixtures: $PY cannot import torch, torchvision, onnx and numpy; run 'bash scripts/setup.sh'" >&2
+if ! "$PY" -c 'import torch, torchvision, onnx, numpy, sklearn' 2>/dev/null; then
+  echo "fixtures: $PY cannot import torch, torchvision, onnx, numpy and sklearn; run 'bash scripts/setup.sh'" >&2
   exit 1
 fi
 if ! command -v flatc >/dev/null; then
@@ -43,3 +44,14 @@ pt2=build/pt2
 rm -rf "$pt2"
 mv "$pt2.partial" "$pt2"
 echo "fixtures: wrote $pt2/"
+
+# The web viewer's samples and their manifest index.json (tools/export/samples/README.md):
+# a digit recognizer trained on scikit-learn's 8x8 digits (.pte, XNNPACK .pte, .pt2 with
+# sample inputs, .bpte with bundled tests), mobilenet_v2_xnnpack.pte copied from
+# build/models with the ImageNet labels, fib.mlir (TFRT), yolox_nano.pte and large_5000.pte.
+samples=build/samples
+rm -rf "$samples.partial"
+"$PY" tools/export/samples/export_samples.py --out "$samples.partial" --models "$out"
+rm -rf "$samples"
+mv "$samples.partial" "$samples"
+echo "fixtures: wrote $samples/"

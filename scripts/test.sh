@@ -11,6 +11,8 @@ bash scripts/build.sh all
 # The real models (mobilenet_v2, resnet18, a transformer layer) from PyTorch,
 # for tests/models: built here, not committed (about 125 MB).
 bash scripts/fixtures.sh
+# The viewer, built with the samples fixtures.sh wrote (tests/browser drive it).
+bash scripts/build.sh demo
 bash scripts/check-runtime-symbols.sh --self-test
 bash scripts/check-runtime-symbols.sh
 bash scripts/check-runtime-symbols.sh build/wasm/libtrident_runtime.a

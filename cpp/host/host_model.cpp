@@ -553,8 +553,11 @@ Result<std::string> HostModel::profile_json(size_t m) {
   for (size_t pc = 0; pc < state->timings.size(); ++pc) {
     const InstructionTiming& t = state->timings[pc];
     if (t.calls == 0) continue;
+    const Method::SourceRange source = state->method.instruction_source(pc);
     list.push_back({{"index", pc},
                     {"name", state->method.instruction_name(pc)},
+                    {"source", source.first},
+                    {"sourceCount", source.count},
                     {"calls", t.calls},
                     {"ns", t.nanoseconds}});
   }

@@ -89,7 +89,8 @@ class HostModel {
   // profile: time each instruction of this run (profile_json reads it).
   Error execute(size_t method, bool profile = false);
   // The last profiled run of `method`: {"instructions":[{"index","name",
-  // "calls","ns"}]} for each instruction it ran, in program order.
+  // "source","sourceCount","calls","ns"}]} for each instruction it ran, in
+  // program order; source/sourceCount: the file's instructions it runs.
   Result<std::string> profile_json(size_t method);
   Result<size_t> output_count(size_t method);
   // The output value; valid until the next call on this method.

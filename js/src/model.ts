@@ -25,6 +25,15 @@ export interface InstructionProfile {
   readonly index: number;
   /** The operator ("aten::convolution.out"), the delegate's backend ("XnnpackBackend"), or "move", "jump_false", "free". */
   readonly name: string;
+  /**
+   * The file's instructions it runs: [source, source + sourceCount). The
+   * same as `index` unless a load-time pass fused a chain (convolution,
+   * batch norm, activation) into this one instruction; `source` then is
+   * the chain's first. These are the indices of `model.graph()`'s nodes
+   * for a .pte, and of a .pt2 node's `lowered` list.
+   */
+  readonly source: number;
+  readonly sourceCount: number;
   /** Times it ran in this run (more than 1 inside a loop). */
   readonly calls: number;
   /** Wall time spent in it, in milliseconds. */

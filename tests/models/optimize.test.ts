@@ -25,6 +25,18 @@ function body(index: Record<string, ExportedModel>): void {
       expect(names(b)).not.toContain(FUSED);
       expect(names(b).filter((n) => n.includes('batch_norm')).length).toBeGreaterThan(10);
       expect(a.instructions.length).toBeLessThan(b.instructions.length);
+      // Each run instruction names the file's instructions it runs: as
+      // written, itself; fused, its chain. Together they cover the file's
+      // instructions once, in order, and a fused chain starts at a
+      // convolution node of the graph.
+      expect(b.instructions.every((i) => i.source === i.index && i.sourceCount === 1)).toBe(true);
+      const covered = a.instructions.flatMap((i) => Array.from({ length: i.sourceCount }, (_, k) => i.source + k));
+      expect(covered).toEqual(b.instructions.map((i) => i.index));
+      const graph = await fused.graph('forward');
+      for (const i of a.instructions.filter((x) => x.name === FUSED)) {
+        expect(graph.nodes[i.source]!.op).toBe('aten::convolution.out');
+        expect([2, 3]).toContain(i.sourceCount);
+      }
       const x = (a.outputs[0] as Tensor).data as Float32Array;
       const y = (b.outputs[0] as Tensor).data as Float32Array;
       expect(x.length).toBe(y.length);

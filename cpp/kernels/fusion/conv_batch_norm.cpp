@@ -262,6 +262,9 @@ Error fuse_conv_batch_norm(const MethodPassContext& ctx, Span<Instruction>* inst
         fused.target = static_cast<uint32_t>(n_ops);
         fused.args = args;
         fused.num_args = kFusedArgs;
+        const Instruction& last = ins[i + chain.length - 1];
+        fused.source = ins[i].source;
+        fused.source_count = last.source + last.source_count - ins[i].source;
         ins[kept++] = fused;
         i += chain.length;
         fused_any = true;

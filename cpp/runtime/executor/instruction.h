@@ -30,6 +30,11 @@ struct Instruction {
   // KernelCall / DelegateCall arguments, resolved to value slots.
   EValue** args = nullptr;
   uint32_t num_args = 0;
+  // The file's instructions this one runs, [source, source + source_count):
+  // itself, or the whole chain a load-time pass fused into it. Profiles
+  // report it, so a tool can put each time on the file's own instructions.
+  uint32_t source = 0;
+  uint32_t source_count = 1;
 };
 
 struct ResolvedOperator {

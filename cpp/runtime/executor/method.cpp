@@ -187,6 +187,11 @@ Error Method::execute(const ExecuteOptions& options) {
   return Error::Ok;
 }
 
+Method::SourceRange Method::instruction_source(size_t pc) const {
+  if (pc >= plan_.instructions.size()) return {};
+  return {plan_.instructions[pc].source, plan_.instructions[pc].source_count};
+}
+
 const char* Method::instruction_name(size_t pc) const {
   if (pc >= plan_.instructions.size()) return "?";
   const Instruction& instr = plan_.instructions[pc];

@@ -65,6 +65,12 @@ class Method {
   // ("aten::add.out"), the delegate's backend id, or "move", "jump_false",
   // "free".
   const char* instruction_name(size_t pc) const;
+  // The file's instructions pc runs (Instruction::source); {0, 0} past the end.
+  struct SourceRange {
+    uint32_t first = 0;
+    uint32_t count = 0;
+  };
+  SourceRange instruction_source(size_t pc) const;
 
   // Resizes tensor input `index` to `sizes` (checked against its dynamism and
   // bound) and returns it; the caller writes the data at mutable_data(), or,

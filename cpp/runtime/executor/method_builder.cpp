@@ -301,6 +301,8 @@ Result<MethodPlan> build(const MethodSource& source, MemoryManager& memory,
                               &instructions[i]);
     }
     TRI_TRY_CONTEXT(err, "method '%s', instruction %zu", name, i);
+    instructions[i].source = static_cast<uint32_t>(i);
+    instructions[i].source_count = 1;
   }
 
   if (options.optimize) {

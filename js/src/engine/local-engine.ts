@@ -90,7 +90,7 @@ export class LocalEngine implements ModelEngine {
     }
     const outputs = handle.readOutputs(m, method).map((out, i) => toOutputValue(out, method, i));
     if (!profile) return { outputs };
-    const instructions = handle.profile(m, method).map((p) => ({ index: p.index, name: p.name, calls: p.calls, ms: p.ns / 1e6 }));
+    const instructions = handle.profile(m, method).map((p) => ({ index: p.index, name: p.name, source: p.source, sourceCount: p.sourceCount, calls: p.calls, ms: p.ns / 1e6 }));
     return { outputs, instructions };
   }
 
@@ -104,6 +104,11 @@ export class LocalEngine implements ModelEngine {
 
   async graph(index: number, name: string): Promise<Graph> {
     return this.#handle.graph(index, name);
+  }
+
+  /** The graph as JSON text (worker mode sends it so, and the page parses it). */
+  graphText(index: number, name: string): string {
+    return this.#handle.graphText(index, name);
   }
 
   async weights(): Promise<WeightInfo[]> {

@@ -136,6 +136,8 @@ export interface RawMethod {
 export interface RawInstructionProfile {
   index: number;
   name: string;
+  source: number;
+  sourceCount: number;
   calls: number;
   ns: number;
 }

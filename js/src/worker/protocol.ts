@@ -2,7 +2,7 @@
 // (worker-host.ts). Each request carries an id; the worker answers every
 // request exactly once, in order, with the same id.
 
-import type { Graph, WeightInfo } from '../inspect.js';
+import type { WeightInfo } from '../inspect.js';
 import type { RuntimeInfo } from '../load.js';
 import type { InstructionProfile } from '../model.js';
 import type { MethodInfo } from '../values.js';
@@ -59,4 +59,7 @@ export interface RunReply {
   instructions?: InstructionProfile[];
 }
 
-export type Reply = { id: number; printed?: string } & ({ ok: true; result: LoadedReply | RunReply | RuntimeInfo | Graph | WeightInfo[] | WireValue | null } | { ok: false; error: WireError });
+/** A 'graph' answer: the graph's JSON text, parsed on the page (cheaper than cloning the objects). */
+export type GraphText = string;
+
+export type Reply = { id: number; printed?: string } & ({ ok: true; result: LoadedReply | RunReply | RuntimeInfo | GraphText | WeightInfo[] | WireValue | null } | { ok: false; error: WireError });

@@ -98,7 +98,7 @@ export function serveRequests(post: PostReply): (request: Request) => void {
           engineOf(request.model).setThreads(request.threads);
           break;
         case 'graph':
-          result = await engineOf(request.model).graph(request.method, request.name);
+          result = engineOf(request.model).graphText(request.method, request.name);
           break;
         case 'weights':
           result = await engineOf(request.model).weights();

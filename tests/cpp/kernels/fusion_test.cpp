@@ -122,6 +122,8 @@ class ConvBnChain {
   }
 
   void reset_spans() {
+    // As the method builder numbers them: each instruction is its own source.
+    for (size_t i = 0; i < instructions_.size(); ++i) instructions_[i].source = static_cast<uint32_t>(i);
     m_.instructions = Span<Instruction>(instructions_.data(), instructions_.size());
     m_.operators = Span<ResolvedOperator>(ops_.data(), ops_.size());
   }
@@ -129,6 +131,9 @@ class ConvBnChain {
   size_t num_instructions() const { return m_.instructions.size(); }
   size_t method_bytes_used() const { return method_allocator_.used(); }
   const char* op_name(size_t i) const { return m_.operators[m_.instructions[i].target].name; }
+  std::pair<uint32_t, uint32_t> source(size_t i) const {
+    return {m_.instructions[i].source, m_.instructions[i].source_count};
+  }
   std::vector<int32_t>& inputs() { return m_.inputs; }
   EValue& value(Slot s) { return m_.values[s]; }
   std::vector<int32_t>& outputs() { return m_.outputs; }
@@ -174,6 +179,8 @@ TEST(ConvBatchNormFusion, ChainsRunAsOneInstructionWithTheSameOutputs) {
     ASSERT_EQ(chain.num_instructions(), 1u);
     EXPECT_STREQ(chain.op_name(0), "trident::conv_affine_clamp.out");
     EXPECT_GT(before, 1u);
+    // Profiles put its time on the whole chain it replaced.
+    EXPECT_EQ(chain.source(0), std::make_pair(0u, static_cast<uint32_t>(before)));
     const std::vector<double> fused = chain.run();
     expect_close(fused, unfused);
     if (strcmp(activation, "hardtanh") == 0) {
@@ -220,6 +227,8 @@ TEST(ConvBatchNormFusion, VisibleIntermediatesOrSharedParametersBlockIt) {
     ASSERT_EQ(chain.num_instructions(), 2u);
     EXPECT_STREQ(chain.op_name(0), "trident::conv_affine_clamp.out");
     EXPECT_STREQ(chain.op_name(1), "aten::hardtanh.out");
+    EXPECT_EQ(chain.source(0), std::make_pair(0u, 2u));
+    EXPECT_EQ(chain.source(1), std::make_pair(2u, 1u));
     expect_close(chain.run(), unfused);
   }
   {
