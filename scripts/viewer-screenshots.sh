@@ -15,6 +15,7 @@ shots = {
     'draw-digits-0': 'run-digits.png',
     'sample-mobilenet_v2_xnnpack-run': 'run-image.png',
     'profile-mobilenet_v2': 'profile.png',
+    'profile-xnnpack': 'profile-xnnpack.png',
     'theme-dark': 'dark.png',
 }
 for step, name in shots.items():

@@ -29,8 +29,10 @@ struct HostModel::MethodState {
   // into the tensor by execute(); nullptr for inputs written in place.
   std::vector<AlignedBuffer> input_staging;
   std::vector<Tensor*> staged_inputs;
-  // Per instruction, of the last run that asked for a profile.
+  // Per instruction, of the last run that asked for a profile; per node of
+  // each delegate instruction (empty for the others).
   std::vector<InstructionTiming> timings;
+  std::vector<std::vector<uint64_t>> node_timings;
   // output_descriptors(): the values and, for outputs copied row-major, the
   // copies' addresses; sized at load so that a run allocates nothing.
   std::vector<const EValue*> output_values;
@@ -539,7 +541,16 @@ Error HostModel::execute(size_t m, bool profile) {
   ExecuteOptions execute_options;
   execute_options.max_instructions = options_.max_instructions_per_run;
   if (profile) {
-    state->timings.assign(state->method.num_instructions(), InstructionTiming());
+    const size_t count = state->method.num_instructions();
+    state->timings.assign(count, InstructionTiming());
+    state->node_timings.resize(count);
+    for (size_t pc = 0; pc < count; ++pc) {
+      state->node_timings[pc].assign(state->method.delegate_num_nodes(pc), 0);
+      if (!state->node_timings[pc].empty()) {
+        state->timings[pc].node_nanoseconds = state->node_timings[pc].data();
+        state->timings[pc].num_nodes = state->node_timings[pc].size();
+      }
+    }
     execute_options.timings = {state->timings.data(), state->timings.size()};
   }
   return state->method.execute(execute_options);
@@ -560,6 +571,9 @@ Result<std::string> HostModel::profile_json(size_t m) {
                     {"sourceCount", source.count},
                     {"calls", t.calls},
                     {"ns", t.nanoseconds}});
+    if (pc < state->node_timings.size() && !state->node_timings[pc].empty()) {
+      list.back()["nodeNs"] = state->node_timings[pc];
+    }
   }
   return dump_json(nlohmann::json{{"instructions", std::move(list)}});
 }

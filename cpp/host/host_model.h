@@ -89,8 +89,9 @@ class HostModel {
   // profile: time each instruction of this run (profile_json reads it).
   Error execute(size_t method, bool profile = false);
   // The last profiled run of `method`: {"instructions":[{"index","name",
-  // "source","sourceCount","calls","ns"}]} for each instruction it ran, in
-  // program order; source/sourceCount: the file's instructions it runs.
+  // "source","sourceCount","calls","ns"[,"nodeNs"]}]} for each instruction it
+  // ran, in program order; source/sourceCount: the file's instructions it
+  // runs; nodeNs: a delegate's time per node (its graph's order).
   Result<std::string> profile_json(size_t method);
   Result<size_t> output_count(size_t method);
   // The output value; valid until the next call on this method.

@@ -9,7 +9,8 @@ import type { Sample } from './samples.js';
 
 export type ModelRequest =
   | { kind: 'files'; files: File[] }
-  | { kind: 'url'; url: string; cache: boolean }
+  /** `dataUrls`: a .pte's .ptd files. */
+  | { kind: 'url'; url: string; dataUrls: string[]; cache: boolean }
   | { kind: 'sample'; sample: Sample };
 
 export interface OpenCallbacks {
@@ -47,7 +48,7 @@ export async function openModel(request: ModelRequest, callbacks: OpenCallbacks)
     };
   }
   const url = request.kind === 'url' ? request.url : request.sample.url;
-  const dataFiles = request.kind === 'sample' ? request.sample.dataFiles : [];
+  const dataFiles = request.kind === 'sample' ? request.sample.dataFiles : request.dataUrls;
   const cache = request.kind === 'url' && request.cache;
   let size: number | undefined;
   const model = await load(new URL(url, location.href), {

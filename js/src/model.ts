@@ -38,6 +38,12 @@ export interface InstructionProfile {
   readonly calls: number;
   /** Wall time spent in it, in milliseconds. */
   readonly ms: number;
+  /**
+   * A delegate call whose backend times its own nodes (XNNPACK does): the
+   * milliseconds of each node, in the order of the delegate's graph
+   * (`model.graph()`'s subgraph of this instruction's node).
+   */
+  readonly nodes?: readonly number[];
 }
 
 /** What Model.profile returns: the run's outputs and where its time went. */

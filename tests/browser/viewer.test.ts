@@ -14,10 +14,12 @@ import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 import { fixture } from '../helpers/fixtures.js';
 import { repoPath } from '../helpers/paths.js';
 import { tinyArchive } from '../helpers/pt2-archive.js';
-import { SHARED_DIR, hasShared } from '../helpers/shared.js';
-import { mlirToBef } from '../helpers/trident.js';
+import { encodeNpy } from '../helpers/npy.js';
+import { PTE_CORPUS, SHARED_DIR, hasShared, listFiles } from '../helpers/shared.js';
+import { type DType, type InputValue, Tensor, load, mlirToBef } from '../helpers/trident.js';
 import {
   ARTIFACTS,
+  SAMPLES_DIR,
   ensureViewerBuilt,
   openFile,
   openSample,
@@ -47,6 +49,17 @@ function samples() {
 }
 
 const MOBILENET = repoPath('build', 'models', 'mobilenet_v2.pte');
+const DWCONV = repoPath('build', 'models', 'dwconv3x3_mobilenet.pte');
+
+/** The viewer's default inputs: zeros for tensors, 0 or false for scalars. */
+function defaultInputs(specs: readonly { kind: string; dtype?: string; shape?: readonly number[] }[]): InputValue[] {
+  return specs.map((spec) => {
+    if (spec.kind === 'Tensor') return Tensor.zeros((spec.dtype ?? 'float32') as DType, spec.shape ?? []);
+    if (spec.kind === 'Bool') return false;
+    if (spec.kind === 'None') return null;
+    return 0;
+  });
+}
 
 describeBrowser('the viewer in Chromium', () => {
   let server: ChildProcess;
@@ -267,6 +280,12 @@ describeBrowser('the viewer in Chromium', () => {
     await page.waitForSelector('body[data-profiled]', { timeout: 120_000 });
     // The operator table, sorted by time: convolutions first.
     expect(await page.textContent('#tab-profile .profile-table tbody tr td.name')).toMatch(/conv/);
+    // Sortable: by operator name, then by time again.
+    await page.click('#tab-profile .profile-table th[data-key=name]');
+    const names = await page.locator('#tab-profile .profile-table tbody td.name').allTextContents();
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    await page.click('#tab-profile .profile-table th[data-key=ms]');
+    expect(await page.textContent('#tab-profile .profile-table tbody tr td.name')).toMatch(/conv/);
     const slowest = await page.evaluate(() => {
       const viewer = (window as unknown as { tridentViewer: { state: { profile: { times: Map<string, number> } }; graphPanel: { box(id: string): { label: string } | undefined } } }).tridentViewer;
       const [id] = [...viewer.state.profile.times].sort((a, b) => b[1] - a[1])[0]!;
@@ -328,6 +347,181 @@ describeBrowser('the viewer in Chromium', () => {
     const [png] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
     const bytes = readFileSync((await png.path())!);
     expect([...bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+  });
+
+  withSamples('opens a model by URL, showing its download, and keeps it in the cache', async () => {
+    await fresh();
+    const url = `${base}samples/digits.pte`;
+    await page.fill('#url-input', url);
+    await page.check('#url-cache');
+    await page.click('#url-form button[type=submit]');
+    await waitForModel(page);
+    await waitForGraph(page);
+    expect(await page.textContent('#model-name')).toBe('digits.pte · pte');
+    const size = readFileSync(path.join(SAMPLES_DIR, 'digits.pte')).length;
+    expect(Number(await page.getAttribute('#progress', 'data-loaded'))).toBe(size);
+    const kept = await page.evaluate(async (u) => {
+      for (const name of await caches.keys()) if (await (await caches.open(name)).match(u)) return true;
+      return false;
+    }, url);
+    expect(kept).toBe(true);
+  });
+
+  withSamples('takes .npy and image inputs, and shows an image-shaped output as a picture', async () => {
+    // The digits model on a .npy of a test image of a 7 (pixel / 16).
+    await fresh();
+    await openSample(page, 'digits');
+    await showTab(page, 'run');
+    await page.selectOption('#tab-run .input-source', 'npy');
+    const seven = Float32Array.from(samples().digits.testImages['7']!, (v) => v / 16);
+    await page.setInputFiles('#tab-run .npy-file', { name: 'seven.npy', mimeType: 'application/octet-stream', buffer: Buffer.from(encodeNpy('float32', [1, 1, 8, 8], seven)) });
+    await runShown(page);
+    expect(await page.textContent('#tab-run .top-k tr[data-class] .class-name')).toBe('7');
+    // mobilenet_v2 on an uploaded picture (a screenshot of the digit pad's page), normalized as edited.
+    await openSample(page, 'mobilenet_v2_xnnpack');
+    await showTab(page, 'run');
+    expect(await page.inputValue('#tab-run .input-source')).toBe('image');
+    const picture = await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width: 300, height: 300 } });
+    await page.setInputFiles('#tab-run .image-file', { name: 'picture.png', mimeType: 'image/png', buffer: picture });
+    await page.fill('#tab-run .norm-mean', '0.5, 0.5, 0.5');
+    await page.fill('#tab-run .norm-std', '0.25, 0.25, 0.25');
+    await runShown(page);
+    expect(await page.locator('#tab-run .top-k tr').count()).toBe(5);
+    await shot(page, 'image-input');
+    if (existsSync(DWCONV) || inCI) {
+      // An output [1, 144, 56, 56]: its first channel as a picture.
+      await openFile(page, DWCONV);
+      await showTab(page, 'run');
+      await page.selectOption('#tab-run .input-source', 'random');
+      await runShown(page);
+      expect(await page.textContent('#tab-run .output-figure figcaption')).toMatch(/^channel 0 of 144 as a picture/);
+      await shot(page, 'image-output');
+    }
+  }, 120_000);
+
+  withSamples('profiles the XNNPACK mobilenet_v2 node by node, opening the delegate at its slowest node', async () => {
+    await fresh();
+    await openSample(page, 'mobilenet_v2_xnnpack');
+    await showTab(page, 'profile');
+    await page.click('#tab-profile .profile-button');
+    await page.waitForSelector('body[data-profiled]', { timeout: 120_000 });
+    await expect.poll(() => page.textContent('#details-body h3')).toMatch(/Conv2d$/);
+    await waitForGraph(page);
+    expect(await page.locator('#graph g.box.cluster').count()).toBe(1);
+    expect(Number(await page.getAttribute('#graph', 'data-painted'))).toBeGreaterThan(60);
+    expect(await page.textContent('#details-body')).toMatch(/time\s*[\d.]+ (ms|µs) \([\d.]+% of the run\)/);
+    await shot(page, 'profile-xnnpack');
+  }, 120_000);
+
+  withSamples('opens a BEF kernel\'s region functions in place', async () => {
+    await fresh();
+    await openSample(page, 'fib');
+    await page.selectOption('#method-select', 'fib');
+    await waitForGraph(page);
+    const withRegions = page.locator('#graph g.box.expandable').first();
+    await withRegions.dblclick();
+    await page.waitForSelector('#graph g.box.cluster', { state: 'attached' });
+    await waitForGraph(page);
+    const nested = await page.evaluate(() => (window as unknown as { tridentViewer: { graphPanel: { boxes(): { parents: string[]; graph: { kind: string } }[] } } }).tridentViewer.graphPanel.boxes().filter((b) => b.parents.length > 0 && b.graph.kind === 'function').length);
+    expect(nested).toBeGreaterThan(3);
+    await shot(page, 'bef-regions');
+  });
+
+  it('fits the window from 1280×800 down to a tablet, with keyboard shortcuts for Find and fit', async () => {
+    for (const [width, height] of [[1280, 800], [1024, 1366], [820, 1180]] as const) {
+      await page.setViewportSize({ width, height });
+      await fresh();
+      await openFile(page, fixture('mlp.pte'));
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${width}×${height}: horizontal overflow`).toBeLessThanOrEqual(0);
+      const graph = (await page.locator('#graph').boundingBox())!;
+      expect(graph.width, `${width}×${height}: graph width`).toBeGreaterThan(300);
+      expect(graph.height, `${width}×${height}: graph height`).toBeGreaterThan(250);
+      await shot(page, `layout-${width}x${height}`);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await fresh();
+    await openFile(page, fixture('mlp.pte'));
+    const fitted = await page.getAttribute('#graph', 'data-scale');
+    await page.click('#graph-status');
+    await page.keyboard.press('+');
+    expect(await page.getAttribute('#graph', 'data-scale')).not.toBe(fitted);
+    await page.keyboard.press('f');
+    expect(await page.getAttribute('#graph', 'data-scale')).toBe(fitted);
+    await page.keyboard.press('Control+f');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('find-input');
+    await page.keyboard.type('addmm');
+    await expect.poll(() => page.textContent('#find-count')).toMatch(/^[1-9]\d* found$/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.textContent('#details-body h3')).toBe('aten::addmm.out');
+  });
+
+  // Acceptance: any runnable corpus file opens, shows its graph and weights, runs and profiles.
+  it.skipIf(!hasShared && !inCI)('opens every corpus program: graph, weights, a run and a profile, or the runtime\'s error', async () => {
+    if (!hasShared) throw new Error(`${SHARED_DIR} is missing, but CI=true: CI must check out ../shared beside the repo`);
+    const goldens = JSON.parse(readFileSync(path.join(PTE_CORPUS, 'GOLDENS.json'), 'utf8')).goldens as Record<string, { data_files?: string[] }>;
+    const corpus = path.join(SHARED_DIR, 'corpus');
+    const files = listFiles(corpus, ['.pte', '.bpte', '.pt2']);
+    const tally = { opened: 0, ran: 0, profiled: 0, refused: 0 };
+    for (const file of files) {
+      const relative = path.relative(PTE_CORPUS, file);
+      const sibling = file.replace(/\.pte$/, '.ptd');
+      const data = [...(goldens[relative]?.data_files ?? []).map((d) => path.join(PTE_CORPUS, d)), ...(existsSync(sibling) && sibling !== file ? [sibling] : [])];
+      // What the runtime makes of it in Node: the viewer must show the same.
+      const expected = await load(file, { dataFiles: data }).then(
+        async (model) => {
+          const method = model.defaultMethod ?? model.methods[0]!.name;
+          const inputs = model.sampleInputs(method) ?? defaultInputs(model.method(method).inputs);
+          const runs = await model.run(method, inputs).then(() => true, () => false);
+          const weights = (await model.weights()).length;
+          model.dispose();
+          return { ok: true as const, runs, weights };
+        },
+        (err: Error) => ({ ok: false as const, message: err.message }),
+      );
+      await fresh();
+      await page.setInputFiles('#file-input', [file, ...data]);
+      if (!expected.ok) {
+        await page.waitForSelector('body[data-state=error]');
+        // The same message, naming the file by its name instead of its path.
+        const why = expected.message.replace(/^cannot load [^:]*: /, '').split('\n')[0]!.slice(0, 80);
+        expect(await page.innerText('#error'), relative).toContain(why);
+        tally.refused++;
+        continue;
+      }
+      await waitForModel(page);
+      await waitForGraph(page);
+      expect(Number(await page.getAttribute('#graph', 'data-drawn')), `${relative}: graph drawn`).toBeGreaterThan(0);
+      await showTab(page, 'weights');
+      await expect.poll(() => page.textContent('#tab-weights .summary'), { timeout: 30_000 }).toMatch(new RegExp(`^${expected.weights} constant tensors`));
+      tally.opened++;
+      if (!expected.runs) continue;
+      await runShown(page);
+      tally.ran++;
+      await showTab(page, 'profile');
+      await page.click('#tab-profile .profile-button');
+      await page.waitForSelector('body[data-profiled], body[data-state=error]', { timeout: 60_000 });
+      expect(await page.isHidden('#error'), `${relative}: profile`).toBe(true);
+      tally.profiled++;
+    }
+    console.log(`viewer over the corpus: ${JSON.stringify(tally)} of ${files.length} programs`);
+    expect(tally.opened).toBeGreaterThan(20);
+    expect(tally.refused).toBeGreaterThan(0);
+    expect(pageErrors).toEqual([]);
+  }, 600_000);
+
+  it.skipIf(!hasShared && !inCI)('names what an unsupported program needs, and keeps working', async () => {
+    if (!hasShared) throw new Error(`${SHARED_DIR} is missing, but CI=true: CI must check out ../shared beside the repo`);
+    await fresh();
+    await page.setInputFiles('#file-input', path.join(PTE_CORPUS, 'Arm-Examples__CMSIS-Executorch', 'ai_layer__engine__model__ethos_u_minimal_example.pte'));
+    await page.waitForSelector('body[data-state=error]');
+    expect(await page.innerText('#error')).toMatch(/EthosU/);
+    await shot(page, 'error-ethos-u');
+    await page.setInputFiles('#file-input', path.join(PTE_CORPUS, 'pytorch__executorch', 'examples__arduino__examples__KeywordSpotting__model.pte'));
+    await page.waitForSelector('body[data-state=error]');
+    expect(await page.innerText('#error')).toMatch(/cortex_m::/);
+    await openFile(page, fixture('add.pte'));
+    expect(await page.isHidden('#error')).toBe(true);
   });
 
   it('switches to the dark theme and back', async () => {

@@ -3,24 +3,11 @@
 // instruction; ports, edges and nested graphs in range), every weight
 // resolves to a Tensor of its listed size, and a BEF function's graph has a
 // node per kernel of the MLIR it was compiled from.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { BEF_CORPUS, SHARED_DIR, describeShared } from '../helpers/shared.js';
+import { BEF_CORPUS, SHARED_DIR, describeShared, listFiles } from '../helpers/shared.js';
 import { type Graph, type Model, load } from '../helpers/trident.js';
-
-function listFiles(root: string, extensions: string[]): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (extensions.some((ext) => entry.name.endsWith(ext))) out.push(full);
-    }
-  };
-  walk(root);
-  return out.sort();
-}
 
 function expectWhole(graph: Graph, where: string): void {
   for (const g of [graph, ...graph.subgraphs]) {

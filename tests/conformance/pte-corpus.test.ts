@@ -10,11 +10,11 @@
 //    the goldens of a byte-identical twin too, where one has them);
 // 4. no file crashes the module: after every failure, a small program still
 //    loads and runs in the same module instance.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { Tensor, TridentError, load, type InputValue, type MethodInfo, type Model, type OutputValue } from '../helpers/trident.js';
-import { CORPUS, PTE_CORPUS, corpusFile, describeShared, hasShared } from '../helpers/shared.js';
+import { CORPUS, PTE_CORPUS, corpusFile, describeShared, hasShared, listFiles } from '../helpers/shared.js';
 import {
   argmax,
   goldenInput,
@@ -75,16 +75,7 @@ function goldenTwin(file: string): string | undefined {
 }
 
 function listPrograms(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.b?pte$/.test(entry.name)) out.push(path.relative(root, full).split(path.sep).join('/'));
-    }
-  };
-  walk(root);
-  return out.sort();
+  return listFiles(root, ['.pte', '.bpte']).map((full) => path.relative(root, full).split(path.sep).join('/'));
 }
 
 /** The module must survive whatever the previous file did to it. */

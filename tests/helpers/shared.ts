@@ -1,7 +1,7 @@
 // Access to the reference corpus in ../shared (beside the checkout), which
 // the repo never copies. In CI its absence is a failure; on a developer's
 // machine without it, the tests that need it are skipped, saying so.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'vitest';
 import { REPO_ROOT } from './paths.js';
@@ -60,3 +60,17 @@ export const CORPUS = {
   /** Delegated to EthosUBackend, which no wasm runtime can run. */
   ethosU: 'Arm-Examples__CMSIS-Executorch/ai_layer__engine__model__ethos_u_minimal_example.pte',
 } as const;
+
+/** Every file under `root` whose name ends with one of `extensions`, as absolute paths, sorted. */
+export function listFiles(root: string, extensions: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (extensions.some((ext) => entry.name.endsWith(ext))) out.push(full);
+    }
+  };
+  walk(root);
+  return out.sort();
+}

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { MODELS_DIR, PT2_DIR, describeExported } from '../helpers/exported-models.js';
-import { type Graph, type Model, load } from '../helpers/trident.js';
+import { type Graph, type Model, Tensor, load } from '../helpers/trident.js';
 
 interface PteRecord {
   pte: string;
@@ -114,6 +114,37 @@ describeExported<unknown>(MODELS_DIR, 'inspection of the exported .pte models', 
       expect(named.length).toBeGreaterThan(0);
       expect(new Set(named.map((w) => w.name)).size).toBe(named.length);
       expect(named.reduce((sum, w) => sum + w.nbytes, 0)).toBe(record.named_data_bytes);
+    });
+  }, 120_000);
+
+  it('mobilenet_v2_xnnpack.pte: a profile times each node of the delegate, in its graph\'s order', async () => {
+    const record = readRecord<PteRecord>('mobilenet_v2_xnnpack');
+    await withModel(path.join(MODELS_DIR, record.pte), async (model) => {
+      const graph = await model.graph('forward');
+      const input = new Float32Array(3 * 224 * 224).map((_, i) => Math.sin(i));
+      const profile = await model.profile('forward', [new Tensor('float32', input, [1, 3, 224, 224])]);
+      const calls = profile.instructions.filter((i) => i.name === 'XnnpackBackend');
+      expect(calls).toHaveLength(record.delegate_node_counts!.length);
+      for (const call of calls) {
+        const node = graph.nodes[call.source]!;
+        const sub = graph.subgraphs[node.subgraphs![0]!]!;
+        expect(call.nodes).toHaveLength(sub.nodes.length);
+        expect(call.nodes!.every((ms) => ms >= 0)).toBe(true);
+        const inNodes = call.nodes!.reduce((a, b) => a + b, 0);
+        expect(inNodes).toBeGreaterThan(0);
+        expect(inNodes).toBeLessThanOrEqual(call.ms);
+        // Most of mobilenet_v2's time is in its convolutions.
+        const slowest = call.nodes!.indexOf(Math.max(...call.nodes!));
+        expect(sub.nodes[slowest]!.op).toMatch(/Conv2d/);
+      }
+      // Portable instructions carry no node times.
+      const plain = await load(path.join(MODELS_DIR, readRecord<PteRecord>('mobilenet_v2').pte));
+      try {
+        const p = await plain.profile('forward', [new Tensor('float32', input, [1, 3, 224, 224])]);
+        expect(p.instructions.every((i) => i.nodes === undefined)).toBe(true);
+      } finally {
+        plain.dispose();
+      }
     });
   }, 120_000);
 });

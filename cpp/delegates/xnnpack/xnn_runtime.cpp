@@ -5,6 +5,7 @@
 
 #include "cpp/delegates/xnnpack/xnn_ops.h"
 #include "cpp/runtime/core/lifetime_planner.h"
+#include "cpp/runtime/platform/platform.h"
 
 namespace tri::xnnpack {
 namespace {
@@ -201,7 +202,10 @@ Error execute_runtime(Runtime& rt, KernelContext& context, Span<EValue*> args) {
   run.scratch = &node_scratch;
   run.kernel_context = &node_context;
   Value* values = rt.graph.values.data();
-  for (const Node& node : rt.graph.nodes) {
+  // Profiling: each node's time, in the order of Backend::node_info.
+  const bool timed = context.node_nanoseconds != nullptr && context.num_node_timings == rt.graph.nodes.size();
+  for (size_t n = 0; n < rt.graph.nodes.size(); ++n) {
+    const Node& node = rt.graph.nodes[n];
     // A node whose outputs are all empty has nothing to write, yet its
     // kernel could walk an input's other dims: a fuzzed global pooling over
     // [1, 2^15, 2^15, 0] spun for seconds doing nothing.
@@ -209,8 +213,10 @@ Error execute_runtime(Runtime& rt, KernelContext& context, Span<EValue*> args) {
     for (uint8_t o = 0; o < node.num_outputs && empty; ++o) empty = values[node.outputs[o]].numel() == 0;
     if (empty) continue;
     node_scratch.reset();
+    const uint64_t start = timed ? now_ns() : 0;
     TRI_TRY_CONTEXT(node.def->run(node, values, run), "node %" PRIu32 " (%s)", node.index,
                     node_type_name(node.type));
+    if (timed) context.node_nanoseconds[n] += now_ns() - start;
   }
   return Error::Ok;
 }

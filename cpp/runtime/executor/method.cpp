@@ -80,7 +80,7 @@ Error check_args_have_memory(const Instruction& instr) {
 
 }  // namespace
 
-Error Method::run_instruction(size_t pc, size_t* next_pc) {
+Error Method::run_instruction(size_t pc, size_t* next_pc, InstructionTiming* timing) {
   const Instruction& instr = plan_.instructions[pc];
   *next_pc = pc + 1;
   switch (instr.kind) {
@@ -103,6 +103,10 @@ Error Method::run_instruction(size_t pc, size_t* next_pc) {
       const DelegateInstance& d = plan_.delegates[instr.target];
       KernelContext context;
       context.temp = temp_;
+      if (timing != nullptr) {
+        context.node_nanoseconds = timing->node_nanoseconds;
+        context.num_node_timings = timing->node_nanoseconds != nullptr ? timing->num_nodes : 0;
+      }
       if (temp_ != nullptr) {
         temp_->reset();
       }
@@ -176,7 +180,8 @@ Error Method::execute(const ExecuteOptions& options) {
               plan_.name, executed);
     size_t next = 0;
     const uint64_t start = profiling ? now_ns() : 0;
-    TRI_TRY_CONTEXT(run_instruction(pc, &next), "method '%s'", plan_.name);
+    TRI_TRY_CONTEXT(run_instruction(pc, &next, profiling ? &options.timings[pc] : nullptr),
+                    "method '%s'", plan_.name);
     if (profiling) {
       options.timings[pc].nanoseconds += now_ns() - start;
       ++options.timings[pc].calls;
@@ -185,6 +190,14 @@ Error Method::execute(const ExecuteOptions& options) {
     ++executed;
   }
   return Error::Ok;
+}
+
+size_t Method::delegate_num_nodes(size_t pc) const {
+  if (pc >= plan_.instructions.size()) return 0;
+  const Instruction& instr = plan_.instructions[pc];
+  if (instr.kind != InstructionKind::DelegateCall) return 0;
+  const DelegateInstance& d = plan_.delegates[instr.target];
+  return d.backend->num_nodes(d.handle);
 }
 
 Method::SourceRange Method::instruction_source(size_t pc) const {

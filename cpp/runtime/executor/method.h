@@ -31,6 +31,11 @@ struct MethodPlan {
 struct InstructionTiming {
   uint64_t nanoseconds = 0;
   uint64_t calls = 0;
+  // A delegate call: num_nodes slots (delegate_num_nodes()) the caller
+  // provides, to which the backend adds each of its nodes' time, where it
+  // times them (XNNPACK does). Null: the call is timed whole only.
+  uint64_t* node_nanoseconds = nullptr;
+  size_t num_nodes = 0;
 };
 
 struct ExecuteOptions {
@@ -71,6 +76,9 @@ class Method {
     uint32_t count = 0;
   };
   SourceRange instruction_source(size_t pc) const;
+  // The nodes of the delegate instruction pc calls (Backend::num_nodes);
+  // 0 for other instructions and backends that do not describe theirs.
+  size_t delegate_num_nodes(size_t pc) const;
 
   // Resizes tensor input `index` to `sizes` (checked against its dynamism and
   // bound) and returns it; the caller writes the data at mutable_data(), or,
@@ -89,7 +97,8 @@ class Method {
 
  private:
   Error check_input_index(size_t index) const;
-  Error run_instruction(size_t pc, size_t* next_pc);
+  // timing: this instruction's slot when profiling (delegates time their nodes into it).
+  Error run_instruction(size_t pc, size_t* next_pc, InstructionTiming* timing = nullptr);
 
   MethodPlan plan_;
   MemoryAllocator* temp_ = nullptr;

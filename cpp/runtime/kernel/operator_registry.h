@@ -17,6 +17,11 @@ struct KernelContext {
   MemoryAllocator* temp = nullptr;
   // Whatever the registration supplied (e.g. the JS function of a custom op).
   const void* user_data = nullptr;
+  // A profiled delegate call: a backend that runs nodes of its own adds
+  // each one's wall time to node_nanoseconds[i] (i < num_node_timings, in
+  // the order of Backend::node_info). Null when not profiling.
+  uint64_t* node_nanoseconds = nullptr;
+  size_t num_node_timings = 0;
 };
 
 // Arguments follow ExecuTorch's KernelCall layout: the schema's inputs in

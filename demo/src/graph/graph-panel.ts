@@ -97,16 +97,7 @@ export class GraphPanel {
 
   expandAll(expand: boolean): void {
     if (!this.#graph) return;
-    this.#expanded = new Set();
-    if (expand) {
-      // Open level by level: each level's boxes only exist once their parent is open.
-      for (let depth = 0; depth < 8; depth++) {
-        const before = this.#expanded.size;
-        const boxes = buildBoxes(this.#graph, this.#graph, { expanded: this.#expanded });
-        for (const box of allBoxes(boxes)) if (box.subgraphs) this.#expanded.add(box.id);
-        if (this.#expanded.size === before) break;
-      }
-    }
+    this.#expanded = new Set(expand ? this.everyBox().filter((b) => b.subgraphs).map((b) => b.id) : []);
     void this.#layout(performance.now());
   }
 
@@ -126,12 +117,17 @@ export class GraphPanel {
     return this.boxes().find((b) => b.id === id);
   }
 
-  /** Boxes whose operator, label or value names contain `query` (case-insensitive). */
+  /** Boxes whose operator, label or value names contain `query` (case-insensitive), inside closed subgraphs too. */
   find(query: string): Box[] {
     const q = query.trim().toLowerCase();
-    if (!q || !this.#graph) return [];
-    // Search inside closed subgraphs too: build every level open, once.
-    const everything: Set<string> = new Set(this.#expanded);
+    if (!q) return [];
+    return this.everyBox().filter((b) => matches(b, q));
+  }
+
+  /** Every box there would be with every box open (ids as they are when opened). */
+  everyBox(): Box[] {
+    if (!this.#graph) return [];
+    const everything = new Set(this.#expanded);
     let boxes = buildBoxes(this.#graph, this.#graph, { expanded: everything });
     for (let depth = 0; depth < 8; depth++) {
       const before = everything.size;
@@ -139,7 +135,7 @@ export class GraphPanel {
       if (everything.size === before) break;
       boxes = buildBoxes(this.#graph, this.#graph, { expanded: everything });
     }
-    return [...allBoxes(boxes)].filter((b) => matches(b, q));
+    return [...allBoxes(boxes)];
   }
 
   exportSvg(): string {

@@ -234,7 +234,7 @@ export class GraphView {
     for (const id of this.#sortedIds(this.#placed.keys())) {
       const p = this.#placed.get(id)!;
       const box = this.#boxes.get(id);
-      const fill = this.#fills.get(id) ?? (box?.inner ? 'none' : KIND_FILL[box?.kind ?? 'op'] ?? colors.box);
+      const fill = box?.inner ? 'none' : (this.#fills.get(id) ?? KIND_FILL[box?.kind ?? 'op'] ?? colors.box);
       parts.push(
         `<g transform="translate(${r(p.x)},${r(p.y)})"><rect width="${r(p.width)}" height="${r(p.height)}" rx="5" fill="${fill}" stroke="${colors.stroke}"/>` +
           `<text x="10" y="16" fill="${box?.inner ? colors.ink : '#111'}">${escapeXml(box?.label ?? id)}</text>` +
@@ -347,7 +347,8 @@ export class GraphView {
       if (box?.subgraphs && !box.inner) classes.push('expandable');
       if (id === this.#selected) classes.push('selected');
       if (this.#matches.has(id)) classes.push('match');
-      const fill = this.#fills.get(id);
+      // A box holding an opened subgraph keeps its own look: its nodes carry the colors.
+      const fill = box?.inner ? undefined : this.#fills.get(id);
       const style = fill ? ` style="fill:${fill}"` : '';
       const label = box?.inner ? `${box.label} ▾` : (box?.label ?? id);
       const svg =

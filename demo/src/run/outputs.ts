@@ -99,16 +99,22 @@ function valuesTable(numbers: ArrayLike<number | bigint>, size: number): HTMLEle
   return el('div', { class: 'values' }, el('table', { class: 'values-table' }, el('tbody', {}, ...rows)), note);
 }
 
-/** A picture of [1, C, H, W] (C 1 or 3) or [H, W] tensors, scaled to min..max. */
+/**
+ * A picture of an image-shaped tensor, scaled to min..max: [1, C, H, W] or
+ * [C, H, W] (C 1 or 3) with H, W >= 8: RGB for 3 channels, else the
+ * first channel (of a feature map); or [H, W].
+ */
 function imageOf(tensor: AnyTensor, numbers: ArrayLike<number | bigint>): HTMLElement | null {
   const s = tensor.shape;
   let c: number, h: number, w: number;
-  if (s.length === 4 && s[0] === 1 && (s[1] === 1 || s[1] === 3) && s[2]! >= 8 && s[3]! >= 8) [c, h, w] = [s[1]!, s[2]!, s[3]!];
-  else if (s.length === 3 && (s[0] === 1 || s[0] === 3) && s[1]! >= 8 && s[2]! >= 8) [c, h, w] = [s[0]!, s[1]!, s[2]!];
+  if (s.length === 4 && s[0] === 1) [c, h, w] = [s[1]!, s[2]!, s[3]!];
+  else if (s.length === 3 && (s[0] === 1 || s[0] === 3)) [c, h, w] = [s[0]!, s[1]!, s[2]!];
+  else if (s.length === 2) [c, h, w] = [1, s[0]!, s[1]!];
   else return null;
-  if (tensor.dtype === 'bool' || h * w > 4096 * 4096) return null;
+  if (h < 8 || w < 8 || c < 1 || tensor.dtype === 'bool' || h * w > 4096 * 4096) return null;
+  const planes = c === 3 ? 3 : 1;
   let min = Infinity, max = -Infinity;
-  for (let i = 0; i < c * h * w; i++) {
+  for (let i = 0; i < planes * h * w; i++) {
     const v = Number(numbers[i]!);
     if (Number.isFinite(v)) {
       min = Math.min(min, v);
@@ -120,9 +126,10 @@ function imageOf(tensor: AnyTensor, numbers: ArrayLike<number | bigint>): HTMLEl
   const ctx = canvas.getContext('2d')!;
   const img = ctx.createImageData(w, h);
   for (let i = 0; i < h * w; i++) {
-    for (let ch = 0; ch < 3; ch++) img.data[4 * i + ch] = (Number(numbers[(c === 3 ? ch : 0) * h * w + i]!) - min) * scale;
+    for (let ch = 0; ch < 3; ch++) img.data[4 * i + ch] = (Number(numbers[(planes === 3 ? ch : 0) * h * w + i]!) - min) * scale;
     img.data[4 * i + 3] = 255;
   }
   ctx.putImageData(img, 0, 0);
-  return el('figure', { class: 'output-figure' }, canvas, el('figcaption', { text: `as a picture (${formatNumber(min)} black … ${formatNumber(max)} white)` }));
+  const what = planes === 3 ? 'as a picture' : c === 1 ? 'as a picture' : `channel 0 of ${c} as a picture`;
+  return el('figure', { class: 'output-figure' }, canvas, el('figcaption', { text: `${what} (${formatNumber(min)} black … ${formatNumber(max)} white)` }));
 }

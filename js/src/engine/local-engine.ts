@@ -90,7 +90,15 @@ export class LocalEngine implements ModelEngine {
     }
     const outputs = handle.readOutputs(m, method).map((out, i) => toOutputValue(out, method, i));
     if (!profile) return { outputs };
-    const instructions = handle.profile(m, method).map((p) => ({ index: p.index, name: p.name, source: p.source, sourceCount: p.sourceCount, calls: p.calls, ms: p.ns / 1e6 }));
+    const instructions = handle.profile(m, method).map((p) => ({
+      index: p.index,
+      name: p.name,
+      source: p.source,
+      sourceCount: p.sourceCount,
+      calls: p.calls,
+      ms: p.ns / 1e6,
+      ...(p.nodeNs ? { nodes: p.nodeNs.map((ns) => ns / 1e6) } : {}),
+    }));
     return { outputs, instructions };
   }
 

@@ -139,5 +139,7 @@ export interface RawInstructionProfile {
   source: number;
   sourceCount: number;
   calls: number;
+  /** A delegate's time per node, where its backend times them. */
+  nodeNs?: number[];
   ns: number;
 }
