@@ -107,10 +107,18 @@ def build_case(m: Any, c: oplib.Case, index: int) -> Dict[str, Any]:
     args = [add_argument(m, a, v, inputs) for a, v in b.inputs]
     out_args = [a for a in b.schema.arguments if oplib.is_out(a)]
     if not out_args:
+        first = b.schema.arguments[0] if b.schema.arguments else None
+        if first is not None and first.alias_info is not None and first.alias_info.is_write:
+            return build_inplace_case(m, c, b, args, inputs, expected)
         return build_scalar_case(m, c, b, args, inputs)
+    # Inputs the op writes in place (a KV cache: `Tensor(a!) cache`, not an
+    # out): the case also outputs them, and ref= returns their values after
+    # the call, in schema order, after the outs.
+    mutated = [v for (a, _), v in zip(b.inputs, args)
+               if not oplib.is_out(a) and a.alias_info is not None and a.alias_info.is_write]
     outs: List[int] = []
     slots: List[int] = []
-    remaining = list(expected)
+    remaining = list(expected[:len(expected) - len(mutated)])
     for a in out_args:
         if str(a.type) == "List[Tensor]":
             items = [out_tensor(m, t) for t in remaining]
@@ -125,10 +133,14 @@ def build_case(m: Any, c: oplib.Case, index: int) -> Dict[str, Any]:
             slots.append(outs[-1])
     if remaining:
         raise CaseError(f"{c.op}: PyTorch gave {len(expected)} results for {len(out_args)} outs")
-    returns = len(b.schema.returns)
-    ret = [] if returns == 0 else ([slots[0]] if returns == 1 else [m.tensor_list(outs)])
+    # ExecuTorch's emitter (exir/emit/_emitter.py, _emit_operator) appends the
+    # returned value to every out variant's call, whatever the schema returns:
+    # the one out itself, or a new TensorList of the outs when there are
+    # several or the one out is a Tensor[] (split_copy returns `()`).
+    single = len(out_args) == 1 and str(out_args[0].type) != "List[Tensor]"
+    ret = [slots[0]] if single else [m.tensor_list(outs)]
     m.kernel_call(c.op, args + slots + ret)
-    for o in outs:
+    for o in outs + mutated:
         m.output(o)
     rtol, atol = oplib.tolerance(c, expected)
     record = {
@@ -148,6 +160,23 @@ def build_case(m: Any, c: oplib.Case, index: int) -> Dict[str, Any]:
         # Only where set, so that the other cases' files do not change.
         record["max_ulps"] = c.max_ulps
     return record
+
+
+def build_inplace_case(m: Any, c: oplib.Case, b: Any, args: List[int],
+                       inputs: List[Dict[str, Any]], expected: List[torch.Tensor]) -> Dict[str, Any]:
+    """In-place ops (copy_, index_put_): ExecuTorch's emitter calls them with
+    their schema arguments, then the returned value, a tensor of its own from
+    the node's spec. The kernel writes self and makes the returned value hold
+    it; the case's output is that returned value."""
+    if len(expected) != 1:
+        raise CaseError(f"{c.op}: an in-place op with {len(expected)} results")
+    ret = out_tensor(m, expected[0])
+    m.kernel_call(c.op, args + [ret])
+    m.output(ret)
+    rtol, atol = oplib.tolerance(c, expected)
+    return {"method": m.name, "desc": oplib.describe(c, b), "inputs": inputs,
+            "outputs": [oplib.encode(expected[0])], "rtol": rtol, "atol": atol,
+            "check": c.check, "family": c.source}
 
 
 def build_scalar_case(m: Any, c: oplib.Case, b: Any, args: List[int],

@@ -25,14 +25,8 @@ TensorView row_view(char* p, ScalarType type, int64_t stride_bytes, int64_t n) {
   return v;
 }
 
-}  // namespace
-
-Error copy_out(KernelContext&, KernelArgs& args) {
-  TRI_ASSIGN_OR_RETURN(Tensor* self, args.tensor(0));
-  TRI_ASSIGN_OR_RETURN(Tensor* src, args.tensor(1));
-  TRI_ASSIGN_OR_RETURN(const bool non_blocking, args.bool_value(2));
-  (void)non_blocking;
-  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(3));
+// out = src broadcast to self's shape through self's dtype.
+Error copy_through(const Tensor* self, const Tensor* src, Tensor* out) {
   TRI_TRY(check_dtype(self->scalar_type(), kAllTypes, "self"));
   TRI_TRY(check_dtype(src->scalar_type(), kAllTypes, "src"));
   TRI_TRY(check_dtype(out->scalar_type(), kAllTypes, "out"));
@@ -69,6 +63,35 @@ Error copy_out(KernelContext&, KernelArgs& args) {
     }
   });
   return Error::Ok;
+}
+
+}  // namespace
+
+Error copy_out(KernelContext&, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(Tensor* self, args.tensor(0));
+  TRI_ASSIGN_OR_RETURN(Tensor* src, args.tensor(1));
+  TRI_ASSIGN_OR_RETURN(const bool non_blocking, args.bool_value(2));
+  (void)non_blocking;
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(3));
+  return copy_through(self, src, out);
+}
+
+// aten::copy_: self = src (broadcast, converted to self's dtype) in place,
+// as ExecuTorch writes buffer mutations back. The call's last argument is
+// the returned value, which ExecuTorch's kernel makes an alias of self; when
+// the program gave it a tensor of its own, it gets the same values.
+Error copy_inplace(KernelContext&, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(Tensor* self, args.tensor(0));
+  TRI_ASSIGN_OR_RETURN(Tensor* src, args.tensor(1));
+  TRI_ASSIGN_OR_RETURN(const bool non_blocking, args.bool_value(2));
+  (void)non_blocking;
+  TRI_ASSIGN_OR_RETURN(Tensor* ret, args.tensor(3));
+  if (src->data() != self->data()) {
+    TRI_CHECK(!bytes_overlap(*src, *self), Error::NotSupported,
+              "src and self share memory without being the same tensor");
+    TRI_TRY(copy_through(self, src, self));
+  }
+  return alias_result(*self, *ret);
 }
 
 }  // namespace kernels

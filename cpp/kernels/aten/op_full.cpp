@@ -62,5 +62,26 @@ Error empty_strided_out(KernelContext&, KernelArgs& args) {
   return Error::Ok;
 }
 
+// aten::empty_permuted.out: out of `size` whose memory holds the dims in the
+// order `physical_layout` names, which must be out's dim order.
+Error empty_permuted_out(KernelContext&, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(const Span<const int64_t> size, args.int_list(0));
+  TRI_ASSIGN_OR_RETURN(const Span<const int64_t> layout, args.int_list(1));
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(2));
+  TRI_TRY(check_dtype(out->scalar_type(), kAllTypes, "out"));
+  TRI_CHECK(layout.size() == size.size(), Error::InvalidArgument,
+            "Number of dimensions in size does not match the length of the physical_layout; "
+            "i.e. len(size) = %zu is not equal to len(physical_layout) = %zu",
+            size.size(), layout.size());
+  TRI_CHECK(static_cast<size_t>(out->dim()) == size.size(), Error::InvalidArgument,
+            "out has rank %d, size has %zu entries", out->dim(), size.size());
+  for (size_t i = 0; i < layout.size(); ++i) {
+    TRI_CHECK(layout[i] == out->dim_order()[i], Error::InvalidArgument,
+              "physical_layout[%zu] is %lld but out's dim order has %d there", i,
+              static_cast<long long>(layout[i]), out->dim_order()[i]);
+  }
+  return resize_to_size_arg(size, *out);
+}
+
 }  // namespace kernels
 }  // namespace tri

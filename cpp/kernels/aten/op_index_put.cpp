@@ -32,14 +32,9 @@ void accumulate(const IndexPlan& plan, const TensorView& o, const TensorView& va
   });
 }
 
-}  // namespace
-
-Error index_put_out(KernelContext& ctx, KernelArgs& args) {
-  TRI_ASSIGN_OR_RETURN(Tensor* self, args.tensor(0));
-  TRI_ASSIGN_OR_RETURN(const Span<Tensor* const> indices, args.tensor_list(1));
-  TRI_ASSIGN_OR_RETURN(Tensor* values, args.tensor(2));
-  TRI_ASSIGN_OR_RETURN(const bool accumulate_values, args.bool_value(3));
-  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(4));
+// out = self with out[indices] = values (or += them). out may be self.
+Error index_put_into(KernelContext& ctx, Tensor* self, Span<Tensor* const> indices,
+                     Tensor* values, bool accumulate_values, Tensor* out) {
   TRI_TRY(check_dtype(self->scalar_type(), kAllTypes, "self"));
   TRI_CHECK(values->scalar_type() == self->scalar_type(), Error::InvalidType,
             "Index put requires the source and destination dtypes match, got %s for the "
@@ -57,7 +52,11 @@ Error index_put_out(KernelContext& ctx, KernelArgs& args) {
   TRI_CHECK(fits, Error::InvalidArgument,
             "shape mismatch: value tensor of rank %d cannot be broadcast to the indexing "
             "result of rank %d (compare their sizes)", vv.dim, plan.dim);
-  TRI_TRY(copy_into(TensorView::of(*self), *out));
+  if (out != self) {
+    TRI_CHECK(!bytes_overlap(*self, *out), Error::InvalidArgument,
+              "out shares memory with self without being self");
+    TRI_TRY(copy_into(TensorView::of(*self), *out));
+  }
   const TensorView o = TensorView::of(*out);
   if (accumulate_values) {
     switch (compute_kind(self->scalar_type())) {
@@ -74,6 +73,31 @@ Error index_put_out(KernelContext& ctx, KernelArgs& args) {
     std::memcpy(dst + at * es, src + from * es, static_cast<size_t>(es));
   });
   return Error::Ok;
+}
+
+}  // namespace
+
+Error index_put_out(KernelContext& ctx, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(Tensor* self, args.tensor(0));
+  TRI_ASSIGN_OR_RETURN(const Span<Tensor* const> indices, args.tensor_list(1));
+  TRI_ASSIGN_OR_RETURN(Tensor* values, args.tensor(2));
+  TRI_ASSIGN_OR_RETURN(const bool accumulate_values, args.bool_value(3));
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(4));
+  return index_put_into(ctx, self, indices, values, accumulate_values, out);
+}
+
+// aten::index_put_: the same, in place in self (KV caches written at the
+// decoding position); the returned value gets self (see alias_result).
+Error index_put_inplace(KernelContext& ctx, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(Tensor* self, args.tensor(0));
+  TRI_ASSIGN_OR_RETURN(const Span<Tensor* const> indices, args.tensor_list(1));
+  TRI_ASSIGN_OR_RETURN(Tensor* values, args.tensor(2));
+  TRI_ASSIGN_OR_RETURN(const bool accumulate_values, args.bool_value(3));
+  TRI_ASSIGN_OR_RETURN(Tensor* ret, args.tensor(4));
+  TRI_CHECK(!bytes_overlap(*values, *self), Error::NotSupported,
+            "values share memory with self");
+  TRI_TRY(index_put_into(ctx, self, indices, values, accumulate_values, self));
+  return alias_result(*self, *ret);
 }
 
 size_t index_put_scratch(KernelArgs& args) {

@@ -5,6 +5,7 @@
 #include <cinttypes>
 
 #include "cpp/kernels/kernels.h"
+#include "cpp/kernels/util/convert.h"
 #include "cpp/kernels/util/copy.h"
 #include "cpp/kernels/util/resize.h"
 
@@ -65,6 +66,45 @@ Error repeat_out(KernelContext&, KernelArgs& args) {
     dst.strides[dst.dim++] = o.strides[i];
   }
   copy_view(src, dst);
+  return Error::Ok;
+}
+
+// aten::repeat_interleave.Tensor_out: index i written repeats[i] times, in
+// order (repeats: 1-D Int or Long, non-negative; out has its dtype). A given
+// output_size must equal the sum.
+Error repeat_interleave_tensor_out(KernelContext&, KernelArgs& args) {
+  TRI_ASSIGN_OR_RETURN(Tensor* repeats, args.tensor(0));
+  TRI_ASSIGN_OR_RETURN(const Optional<int64_t> output_size, args.optional_int(1));
+  TRI_ASSIGN_OR_RETURN(Tensor* out, args.tensor(2));
+  const ScalarType type = repeats->scalar_type();
+  TRI_CHECK(type == ScalarType::Int || type == ScalarType::Long, Error::InvalidType,
+            "repeats has to be Long or Int tensor, got %s", scalar_type_name(type));
+  TRI_CHECK(repeats->dim() == 1, Error::InvalidArgument,
+            "repeat_interleave only accept 1D vector as repeat (rank %d)", repeats->dim());
+  TRI_TRY(check_same_dtype(*out, type, "out"));
+  const TensorView r = TensorView::of(*repeats);
+  const char* base = static_cast<const char*>(r.data);
+  const int64_t es = static_cast<int64_t>(r.element_size());
+  int64_t total = 0;
+  for (int64_t i = 0; i < r.sizes[0]; ++i) {
+    const int64_t k = load_one<int64_t>(type, base + i * r.strides[0] * es);
+    TRI_CHECK(k >= 0, Error::InvalidArgument, "repeats can not be negative (repeats[%" PRId64
+              "] = %" PRId64 ")", i, k);
+    TRI_CHECK(!__builtin_add_overflow(total, k, &total) && total <= INT32_MAX,
+              Error::InvalidArgument, "repeat_interleave: the repeats add up past the size limit");
+  }
+  TRI_CHECK(!output_size.has_value || output_size.value == total, Error::InvalidArgument,
+            "allocated size %" PRId64 " does not match required size %" PRId64,
+            output_size.has_value ? output_size.value : 0, total);
+  const int64_t sizes[1] = {total};
+  TRI_TRY(resize_out(*out, Span<const int64_t>(sizes, 1)));
+  const TensorView o = TensorView::of(*out);
+  char* dst = static_cast<char*>(o.data);
+  int64_t at = 0;
+  for (int64_t i = 0; i < r.sizes[0]; ++i) {
+    const int64_t k = load_one<int64_t>(type, base + i * r.strides[0] * es);
+    for (int64_t j = 0; j < k; ++j, ++at) store_one<int64_t>(type, i, dst + at * o.strides[0] * es);
+  }
   return Error::Ok;
 }
 

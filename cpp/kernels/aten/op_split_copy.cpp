@@ -1,7 +1,9 @@
 // aten::split_copy.Tensor_out, aten::split_with_sizes_copy.out,
 // aten::unbind_copy.int_out: self cut along `dim` into the tensors of the
-// `out` TensorList (the schemas return nothing). Every out is checked and
-// resized before any is written; outs convert dtypes like copy_.
+// `out` TensorList. The schemas return `()`, yet ExecuTorch's emitter still
+// appends a returned value to every out variant's call: here a second
+// TensorList of the same tensors, which the kernels ignore. Every out is
+// checked and resized before any is written; outs convert dtypes like copy_.
 #include <cinttypes>
 
 #include "cpp/kernels/kernels.h"

@@ -344,4 +344,22 @@ Error copy_into(const TensorView& src, Tensor& out) {
   return Error::Ok;
 }
 
+bool bytes_overlap(const Tensor& a, const Tensor& b) {
+  const char* pa = static_cast<const char*>(a.data());
+  const char* pb = static_cast<const char*>(b.data());
+  if (a.nbytes() == 0 || b.nbytes() == 0 || pa == nullptr || pb == nullptr) return false;
+  return pa < pb + b.nbytes() && pb < pa + a.nbytes();
+}
+
+Error alias_result(const Tensor& self, Tensor& ret) {
+  if (&ret == &self) return Error::Ok;
+  if (ret.data() == self.data() && ret.scalar_type() == self.scalar_type()) {
+    return resize_out(ret, self.sizes());
+  }
+  TRI_CHECK(!bytes_overlap(self, ret), Error::NotSupported,
+            "the returned value shares memory with self without being self");
+  TRI_TRY(check_same_dtype(ret, self.scalar_type(), "the returned value"));
+  return copy_into(TensorView::of(self), ret);
+}
+
 }  // namespace tri

@@ -30,4 +30,12 @@ Error check_copy_dtypes(const Tensor& self, const Tensor& out);
 // Resizes out to `src`'s shape and copies src into it.
 Error copy_into(const TensorView& src, Tensor& out);
 
+// True when the bytes of a and b intersect.
+bool bytes_overlap(const Tensor& a, const Tensor& b);
+
+// The returned value of an in-place op (copy_, index_put_). ExecuTorch's
+// kernels make it an alias of self; a program that gave it a tensor of its
+// own gets self's shape and values in it.
+Error alias_result(const Tensor& self, Tensor& ret);
+
 }  // namespace tri

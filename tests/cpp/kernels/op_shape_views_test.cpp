@@ -48,27 +48,27 @@ TEST_F(ShapeViews, CatStack) {
 TEST_F(ShapeViews, SplitUnbind) {
   Tensor* a = tf.zeros(ST::Float, {2, 2});
   Tensor* b = tf.zeros(ST::Float, {2, 1});
-  ASSERT_EQ(call("aten::split_copy.Tensor_out", {t(f32({2, 3}, iota(6))), i(2), i(-1), tl({a, b})}),
+  ASSERT_EQ(call("aten::split_copy.Tensor_out", {t(f32({2, 3}, iota(6))), i(2), i(-1), tl({a, b}), tl({a, b})}),
             Error::Ok);
   EXPECT_VALUES(a, {0, 1, 3, 4});
   EXPECT_VALUES(b, {2, 5});
-  EXPECT_KERNEL_ERROR(call("aten::split_copy.Tensor_out", {t(f32({2, 3}, iota(6))), i(1), i(1), tl({a, b})}),
+  EXPECT_KERNEL_ERROR(call("aten::split_copy.Tensor_out", {t(f32({2, 3}, iota(6))), i(1), i(1), tl({a, b}), tl({a, b})}),
                       Error::InvalidArgument, "expected 3 tensors");
   Tensor* c = tf.zeros(ST::Long, {1, 3});
   Tensor* d = tf.zeros(ST::Long, {0, 3});
   Tensor* e = tf.zeros(ST::Long, {1, 3});
-  ASSERT_EQ(call("aten::split_with_sizes_copy.out", {t(f32({2, 3}, iota(6))), il({1, 0, 1}), i(0), tl({c, d, e})}),
+  ASSERT_EQ(call("aten::split_with_sizes_copy.out", {t(f32({2, 3}, iota(6))), il({1, 0, 1}), i(0), tl({c, d, e}), tl({c, d, e})}),
             Error::Ok);
   EXPECT_VALUES(c, {0, 1, 2});
   EXPECT_VALUES(e, {3, 4, 5});
-  EXPECT_KERNEL_ERROR(call("aten::split_with_sizes_copy.out", {t(f32({2, 3}, iota(6))), il({1, 3}), i(0), tl({c, e})}),
+  EXPECT_KERNEL_ERROR(call("aten::split_with_sizes_copy.out", {t(f32({2, 3}, iota(6))), il({1, 3}), i(0), tl({c, e}), tl({c, e})}),
                       Error::InvalidArgument, "split_sizes[1] = 3 is not in [0, 2]");
   Tensor* u0 = tf.zeros(ST::Float, {2});
   Tensor* u1 = tf.zeros(ST::Float, {2});
   Tensor* u2 = tf.zeros(ST::Float, {2});
-  ASSERT_EQ(call("aten::unbind_copy.int_out", {t(f32({2, 3}, iota(6))), i(1), tl({u0, u1, u2})}), Error::Ok);
+  ASSERT_EQ(call("aten::unbind_copy.int_out", {t(f32({2, 3}, iota(6))), i(1), tl({u0, u1, u2}), tl({u0, u1, u2})}), Error::Ok);
   EXPECT_VALUES(u1, {1, 4});
-  EXPECT_KERNEL_ERROR(call("aten::unbind_copy.int_out", {t(f32({}, {1})), i(0), tl({u0})}),
+  EXPECT_KERNEL_ERROR(call("aten::unbind_copy.int_out", {t(f32({}, {1})), i(0), tl({u0}), tl({u0})}),
                       Error::InvalidArgument, "at least a 1-dimensional tensor");
 }
 

@@ -42,3 +42,25 @@ CASES = [
     case("dim_order_ops::_clone_dim_order.out", T([2, 2, 2, 3], "int16", channels_last=True),
          schema=CLONE_DIM_ORDER, ref=to_layout()),
 ]
+
+EMPTY_DIM_ORDER = ("dim_order_ops::_empty_dim_order.out(int[] size, *, int[]? dim_order=None, "
+                   "Tensor(a!) out) -> Tensor(a!)")
+
+
+def empty_ref(dtype=torch.float32):
+    def ref(size, dim_order=None):
+        order = list(dim_order) if dim_order is not None else list(range(len(size)))
+        inverse = [order.index(d) for d in range(len(order))]
+        return torch.zeros([size[d] for d in order], dtype=dtype).permute(inverse)
+    return ref
+
+
+CASES += [case("dim_order_ops::_empty_dim_order.out", [2, 3], out_dtype=name, check="shape",
+               schema=EMPTY_DIM_ORDER, ref=empty_ref(dt))
+          for name, dt in [("float32", torch.float32), ("int64", torch.int64), ("bool", torch.bool)]]
+CASES += [case("dim_order_ops::_empty_dim_order.out", [2, 3, 4, 5], dim_order=[0, 2, 3, 1],
+               check="shape", schema=EMPTY_DIM_ORDER, ref=empty_ref()),
+          case("dim_order_ops::_empty_dim_order.out", [2, 3], dim_order=[0, 1], check="shape",
+               schema=EMPTY_DIM_ORDER, ref=empty_ref()),
+          case("dim_order_ops::_empty_dim_order.out", [0, 4], check="shape",
+               schema=EMPTY_DIM_ORDER, ref=empty_ref())]

@@ -389,3 +389,16 @@ def backward_cases():
 CASES = (batch_norm_cases() + layer_norm_cases() + group_norm_cases() + group_norm_backward_cases() +
          embedding_bag_cases() + grid_sampler_cases() + upsample_cases() +
          shuffle_cases() + embedding_cases() + backward_cases())
+
+# Anti-aliased bilinear resizing (torchvision's resize(antialias=True)):
+# shrinking (where the filter widens), growing, one output, scales given.
+AA = "aten::_upsample_bilinear2d_aa.out"
+CASES += [case(AA, T([2, 3, 9, 11], dt), [4, 5], align) for dt in ["float32", "float64"]
+          for align in [False, True]]
+CASES += [case(AA, T([1, 2, 4, 5]), [7, 9], False),
+          case(AA, T([1, 2, 4, 5]), [7, 9], True),
+          case(AA, T([1, 2, 16, 16]), [3, 5], False),
+          case(AA, T([1, 1, 6, 6]), [1, 1], False),
+          case(AA, T([1, 2, 8, 10]), [3, 4], False, 0.4, 0.4),
+          case(AA, T([1, 2, 8, 10], channels_last=True), [5, 3], False),
+          case(AA, T([1, 3, 32, 32]), [7, 7], False)]

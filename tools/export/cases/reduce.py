@@ -293,3 +293,22 @@ for name in ("_softmax", "_log_softmax"):
         case(op, T([2, 4], values=[1, NAN, 3, -INF, -INF, 2, 0, -INF]), 0, False),
         case(op, T([2, 3], values=[80, 90, 100, -100, -200, -300]), 1, False),
     ]
+
+# var_mean.correction_out: (var, mean) of the same reduction.
+VAR_MEAN = ("var_mean.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
+            "bool keepdim=False, Tensor(a!) out0, Tensor(b!) out1) -> (Tensor(a!), Tensor(b!))")
+
+
+def var_mean_ref(x, dim=None, correction=None, keepdim=False):
+    return torch.var_mean(x, dim, correction=1 if correction is None else correction, keepdim=keepdim)
+
+
+for dt in FLOATS:
+    CASES.append(case("aten::var_mean.correction_out", T([3, 5], dt), [1], schema=VAR_MEAN,
+                      ref=var_mean_ref))
+CASES += [case("aten::var_mean.correction_out", T([2, 3, 4]), None, schema=VAR_MEAN, ref=var_mean_ref),
+          case("aten::var_mean.correction_out", T([2, 3, 4]), [0, 2], correction=0, keepdim=True,
+               schema=VAR_MEAN, ref=var_mean_ref),
+          case("aten::var_mean.correction_out", T([2, 3, 4, 5], channels_last=True), [1], keepdim=True,
+               schema=VAR_MEAN, ref=var_mean_ref),
+          case("aten::var_mean.correction_out", T([1, 4]), [0], schema=VAR_MEAN, ref=var_mean_ref)]

@@ -327,3 +327,69 @@ CASES += [case("aten::native_dropout.out", T([4, 5], dt), 0.3, False) for dt in 
 CASES += [case("aten::native_dropout.out", T([0, 2]), 0.5, True, check="shape"),
           case("aten::native_dropout.out", T([2, 3]), 1.0, True),      # everything dropped
           case("aten::native_dropout.out", T([2, 3, 4, 5], channels_last=True), 0.5, False)]
+
+# empty_permuted (torch 2.1+): out's memory holds the dims in physical_layout.
+EMPTY_PERMUTED = ("empty_permuted.out(SymInt[] size, int[] physical_layout, *, Tensor(a!) out) "
+                  "-> Tensor(a!)")
+
+
+def empty_permuted_ref(dtype="float32"):
+    def ref(size, layout):
+        inverse = [list(layout).index(d) for d in range(len(layout))]
+        return torch.zeros([size[d] for d in layout], dtype=DTYPE[dtype]).permute(inverse)
+    return ref
+
+
+DTYPE = {"float32": torch.float32, "int64": torch.int64, "bool": torch.bool}
+CASES += [case("aten::empty_permuted.out", [2, 3], [0, 1], out_dtype=dt, check="shape",
+               schema=EMPTY_PERMUTED, ref=empty_permuted_ref(dt)) for dt in DTYPE]
+CASES += [case("aten::empty_permuted.out", [2, 3, 4, 5], [0, 2, 3, 1], check="shape",
+               schema=EMPTY_PERMUTED, ref=empty_permuted_ref()),
+          case("aten::empty_permuted.out", [3, 4], [1, 0], check="shape",
+               schema=EMPTY_PERMUTED, ref=empty_permuted_ref())]
+
+# repeat_interleave.Tensor_out (torch 2.x has the out overload; 1.13's
+# functional one is the reference).
+REPEAT_INTERLEAVE = ("repeat_interleave.Tensor_out(Tensor repeats, *, SymInt? output_size=None, "
+                     "Tensor(a!) out) -> Tensor(a!)")
+
+
+def repeat_interleave_ref(repeats, output_size=None):
+    return torch.repeat_interleave(repeats)
+
+
+CASES += [case("aten::repeat_interleave.Tensor_out", T([5], dt, low=0, high=4),
+               schema=REPEAT_INTERLEAVE, ref=repeat_interleave_ref) for dt in ["int32", "int64"]]
+CASES += [case("aten::repeat_interleave.Tensor_out", T([4], "int64", values=[2, 0, 3, 1]),
+               output_size=6, schema=REPEAT_INTERLEAVE, ref=repeat_interleave_ref),
+          case("aten::repeat_interleave.Tensor_out", T([3], "int64", values=[0, 0, 0]),
+               schema=REPEAT_INTERLEAVE, ref=repeat_interleave_ref),
+          case("aten::repeat_interleave.Tensor_out", T([0], "int32"),
+               schema=REPEAT_INTERLEAVE, ref=repeat_interleave_ref)]
+
+# In-place ops, as ExecuTorch writes buffer mutations back (copy_) and KV
+# caches (index_put_): the case's output is the call's returned value.
+CASES += [case("aten::copy_", T([2, 3], a), T([3], b)) for a, b in
+          [("float32", "float32"), ("int32", "float32"), ("float64", "float16"), ("bool", "int64"),
+           ("uint8", "int8"), ("bfloat16", "float32"), ("int64", "bool"), ("int64", "int64"),
+           ("bool", "bool")]]
+CASES += [case("aten::copy_", T([2, 3]), T([])),
+          case("aten::copy_", T([0, 3]), T([3])),
+          case("aten::copy_", T([2, 3, 4, 5], channels_last=True), T([2, 3, 4, 5])),
+          case("aten::copy_", T([1, 4, 2, 8]), T([1, 4, 1, 8]))]
+CASES += per_dtype("aten::index_put_", lambda dt: (T([4, 5], dt), [I([3], 4)], T([5], dt)))
+CASES += [case("aten::index_put_", T([4, 5]), [I([3], 4, low=-4)], T([3, 5]), True),
+          case("aten::index_put_", T([4, 5]), [I([6], 4), I([6], 5)], T([]), True),
+          case("aten::index_put_", T([4, 5], "int32"), [None, I([2], 5)], T([4, 1], "int32"), True),
+          case("aten::index_put_", T([4, 5]), [T([4, 5], "bool")], T([1])),
+          # A KV cache [B, H, S, D] written at two decoding positions.
+          case("aten::index_put_", T([1, 2, 8, 4]), [None, None, I([2], 8)], T([1, 2, 2, 4]))]
+
+# et_copy:: host/device copies (ExecuTorch's own; same memory here).
+for name in ["_h2d_copy", "_d2h_copy"]:
+    schema = f"et_copy::{name}.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"
+    CASES += [case(f"et_copy::{name}.out", T([2, 3], dt), schema=schema, ref=lambda x: x.clone())
+              for dt in ["float32", "int64", "bool", "float16"]]
+    CASES += [case(f"et_copy::{name}.out", T([2, 3, 4, 5], channels_last=True), schema=schema,
+                   ref=lambda x: x.clone()),
+              case(f"et_copy::{name}.out", T([0, 3]), schema=schema, ref=lambda x: x.clone())]

@@ -223,3 +223,18 @@ CASES += [
     case("aten::fill.Tensor_out", T([1037]), T([], "int32", values=[-4])),
     case("aten::fill.Tensor_out", T([2, 3], "bool"), T([], "float32", values=[0.0])),
 ]
+
+# logit: log(x / (1 - x)), x clamped to [eps, 1 - eps] when eps is given.
+LOGIT = "aten::logit.out"
+CASES += shapes(LOGIT, ranged(0.01, 0.99))
+CASES += [case(LOGIT, ranged(0.01, 0.99)([3, 5], dt)) for dt in ["float64", "bfloat16"]]
+CASES += [case(LOGIT, ranged(0.01, 0.99)([3, 5], "float16"), ref=in_half(torch.logit)),
+          case(LOGIT, T([3, 5], low=-0.5, high=1.5), 0.1),
+          case(LOGIT, T([3, 5], low=-0.5, high=1.5), -1.0),
+          case(LOGIT, T([3, 5], "float64", low=0.0, high=1.0), 1e-6),
+          case(LOGIT, T([2, 3], "int32", low=0, high=2)),
+          case(LOGIT, T([2, 3], "int64", low=0, high=2), 0.1),
+          case(LOGIT, T([2, 3], "bool"), 0.25),
+          case(LOGIT, T([2, 3], low=0.1, high=0.9), out_dtype="float64", rtol=1e-5, atol=1e-6),
+          case(LOGIT, T([8], values=[0.0, 1.0, 0.5, -0.1, 1.1, 0.25, float("nan"), 0.75]),
+               name="special")]

@@ -664,6 +664,11 @@ Error Lowerer::emit(const AtenSchema& schema, const ArgValues& args,
     call.args.push_back(add_value(std::move(list)));
   } else if (!schema.returns.empty()) {
     call.args.push_back(outs.empty() ? add_value(LoweredValue()) : outs[0]);
+  } else if (outs.size() == 1 && value(outs[0]).tag == Tag::TensorList) {
+    // `-> ()` with a Tensor[] out (split_copy, unbind_copy): ExecuTorch's
+    // emitter still appends the returned value, a second list of the outs.
+    LoweredValue list = value(outs[0]);
+    call.args.push_back(add_value(std::move(list)));
   }
   // In-place reuse: an element-wise op may write over an input of the same
   // dtype and shape that dies here, and a view over its self of as many
