@@ -517,9 +517,9 @@ describeBrowser('the viewer in Chromium', () => {
     await page.waitForSelector('body[data-state=error]');
     expect(await page.innerText('#error')).toMatch(/EthosU/);
     await shot(page, 'error-ethos-u');
-    await page.setInputFiles('#file-input', path.join(PTE_CORPUS, 'pytorch__executorch', 'examples__arduino__examples__KeywordSpotting__model.pte'));
+    await page.setInputFiles('#file-input', path.join(PTE_CORPUS, 'pytorch__executorch', 'operator_and_model_testing__conv2d__pte1__CadenceDemoModel.pte'));
     await page.waitForSelector('body[data-state=error]');
-    expect(await page.innerText('#error')).toMatch(/cortex_m::/);
+    expect(await page.innerText('#error')).toMatch(/cadence::/);
     await openFile(page, fixture('add.pte'));
     expect(await page.isHidden('#error')).toBe(true);
   });

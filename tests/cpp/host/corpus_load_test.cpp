@@ -26,9 +26,8 @@ struct ExpectedFailure {
 const ExpectedFailure kExpectedFailures[] = {
     {"Arm-Examples__CMSIS-Executorch/ai_layer__engine__model__ethos_u_minimal_example.pte", "EthosUBackend", Error::BackendMissing},
     {"barakugav__executorch-rs/examples__data_map__model__model.pte", "external data file (.ptd)", Error::ExternalDataMissing},
-    {"fidel-makatia__ALIF_Executorch/executorch_mnist__executorch_npu__mnist_ethosu_arm_delegate_ethos-u55-128.pte", "cortex_m::", Error::OperatorMissing},
-    {"fidel-makatia__ALIF_Executorch/executorch_mnist__mnist_ethos_u55.pte", "cortex_m::", Error::OperatorMissing},
-    {"pytorch__executorch/examples__arduino__examples__KeywordSpotting__model.pte", "cortex_m::", Error::OperatorMissing},
+    {"fidel-makatia__ALIF_Executorch/executorch_mnist__executorch_npu__mnist_ethosu_arm_delegate_ethos-u55-128.pte", "EthosUBackend", Error::BackendMissing},
+    {"fidel-makatia__ALIF_Executorch/executorch_mnist__mnist_ethos_u55.pte", "EthosUBackend", Error::BackendMissing},
     {"pytorch__executorch/examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte", "QnnBackend", Error::BackendMissing},
     {"pytorch__executorch/extension__android__executorch_android__src__androidTest__resources__xor.pte", "external data file (.ptd)", Error::ExternalDataMissing},
     {"pytorch__executorch/extension__module__test__resources__linear.pte", "external data file (.ptd)", Error::ExternalDataMissing},
