@@ -104,6 +104,9 @@ class NativeProgram {
 
   int execute(size_t method, bool profile) { return finish(model_.execute(method, profile)); }
 
+  // State kept across runs (KV caches) back to its state after load.
+  int resetState() { return finish(model_.reset_state()); }
+
   // Per-instruction times of the last run executed with profile = true.
   std::string profile(size_t method) { return text_or_empty(model_.profile_json(method)); }
 
@@ -306,6 +309,7 @@ EMSCRIPTEN_BINDINGS(trident) {
       .function("setInputBool", &NativeProgram::setInputBool)
       .function("setThreads", &NativeProgram::setThreads)
       .function("execute", &NativeProgram::execute)
+      .function("resetState", &NativeProgram::resetState)
       .function("profile", &NativeProgram::profile)
       .function("outputCount", &NativeProgram::outputCount)
       .function("outputs", &NativeProgram::outputs)

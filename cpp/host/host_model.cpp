@@ -676,6 +676,21 @@ Error HostModel::set_input_scalar(const std::string& method, size_t index, const
   return set_input_scalar(m, index, value);
 }
 
+Error HostModel::reset_state() {
+  TRI_CHECK(loaded(), Error::InvalidState, "no program is loaded");
+  for (size_t m = 0; m < methods_.size(); ++m) {
+    if (methods_[m] == nullptr || program_ == nullptr) continue;
+    if (program_->planned_initial_data(m)) {
+      methods_[m].reset();  // method_state() loads it again, initial data included
+      continue;
+    }
+    for (const Span<uint8_t>& buffer : methods_[m]->planned_spans) {
+      std::memset(buffer.data(), 0, buffer.size());
+    }
+  }
+  return Error::Ok;
+}
+
 Error HostModel::execute(const std::string& method, bool profile) {
   TRI_ASSIGN_OR_RETURN(const size_t m, method_index(method));
   return execute(m, profile);

@@ -88,6 +88,11 @@ class HostModel {
   uint32_t threads() const { return options_.threads; }
   // profile: time each instruction of this run (profile_json reads it).
   Error execute(size_t method, bool profile = false);
+  // Puts every loaded method's state back as it was after load: state kept
+  // in planned memory across runs (an LLM's KV caches, a training program's
+  // parameters). Zeroes the planned buffers, or loads the method again on
+  // its next run when its planned memory starts with data of its own.
+  Error reset_state();
   // The last profiled run of `method`: {"instructions":[{"index","name",
   // "source","sourceCount","calls","ns"[,"nodeNs"]}]} for each instruction it
   // ran, in program order; source/sourceCount: the file's instructions it

@@ -263,6 +263,18 @@ export class Model {
     return this.#engine.graph(this.#indexOf(method), method);
   }
 
+  /**
+   * Puts the state a program keeps across runs back to what it was after
+   * load: an LLM's KV caches (mutable buffers, which ExecuTorch programs
+   * keep in planned memory from one run to the next), a training program's
+   * parameters. Runs after it start a new sequence. Programs without such
+   * state are unaffected.
+   */
+  async resetState(): Promise<void> {
+    this.assertLive('resetState()');
+    await this.#engine.resetState();
+  }
+
   /** Every constant tensor of the program (delegates' included): name, dtype, shape, bytes. */
   async weights(): Promise<WeightInfo[]> {
     this.assertLive('weights()');

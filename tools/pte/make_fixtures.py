@@ -629,6 +629,31 @@ def build_depthwise_in_place() -> Fixture:
     return pb, {}, entry
 
 
+def build_state_counter() -> Fixture:
+    """State kept across runs, as an LLM's KV cache: `total` is a mutable
+    buffer (planned, neither input nor constant, its own bytes) that each
+    run adds x to, written back with aten::copy_ as ExecuTorch's exporter
+    does. Starts at zero; Model.resetState() zeroes it again."""
+    pb = ProgramBuilder()
+    m = pb.method("forward")
+    total = m.tensor("float32", [3], allocation=(1, 0))
+    x = m.input(m.tensor("float32", [3], allocation=(1, 64)))
+    s = m.tensor("float32", [3], allocation=(1, 128))
+    m.kernel("aten::add.out", [total, x, m.int(1)], s)
+    ret = m.tensor("float32", [3], allocation=(1, 192))
+    m.kernel_call("aten::copy_", [total, s, m.bool(False), ret])  # self, src, non_blocking | ret
+    m.output(s)
+    entry = {
+        "description": "forward(x: f32[3]) = (total += x), total a mutable buffer kept across runs "
+                       "(aten::add.out, then aten::copy_ writes it back). The case is a first run.",
+        "method": "forward",
+        "cases": [{"inputs": [tensor("float32", [3], [1, 2, 3])],
+                   "outputs": [tensor("float32", [3], [1, 2, 3])]}],
+        "tolerance": "exact",
+    }
+    return pb, {}, entry
+
+
 FIXTURES: List[Tuple[str, Callable[[], Fixture]]] = [
     ("add.pte", build_add),
     ("add_vec4.pte", build_add_vec4),
@@ -645,6 +670,7 @@ FIXTURES: List[Tuple[str, Callable[[], Fixture]]] = [
     ("xnnpack_conv.pte", build_xnnpack_conv),
     ("big_scratch.pte", build_big_scratch),
     ("depthwise_in_place.pte", build_depthwise_in_place),
+    ("state_counter.pte", build_state_counter),
 ]
 
 

@@ -142,6 +142,24 @@ const char* PteProgram::memory_plan(size_t method) const {
   return lifetime_offsets(method) != nullptr ? "lifetimes" : "file";
 }
 
+bool PteProgram::planned_initial_data(size_t method) const {
+  const fb::ExecutionPlan* p = plan(method);
+  if (p == nullptr || p->values() == nullptr) return false;
+  for (const fb::EValue* v : *p->values()) {
+    if (v == nullptr || v->val_type() != fb::KernelTypes::Tensor) continue;
+    const fb::Tensor* t = v->val_as_Tensor();
+    if (t == nullptr || t->allocation_info() == nullptr) continue;
+    // Planned and filled at load: from a mutable data segment, or from a
+    // .ptd (a training program's parameters).
+    const fb::ExtraTensorInfo* extra = t->extra_tensor_info();
+    if (t->data_buffer_idx() > 0 ||
+        (extra != nullptr && extra->location() == fb::TensorDataLocation::EXTERNAL)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 Result<uint64_t> PteProgram::plan_by_lifetimes(size_t method, Span<uint64_t> offsets,
                                                MemoryAllocator scratch) const {
   TRI_CHECK(method < num_methods(), Error::InvalidArgument, "method %zu out of range", method);

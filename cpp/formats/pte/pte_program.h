@@ -54,6 +54,7 @@ class PteProgram final : public Program {
   Result<size_t> planned_buffer_size(size_t method,
                                      size_t index) const override;
   const char* memory_plan(size_t method) const override;
+  bool planned_initial_data(size_t method) const override;
   Result<MethodMemoryNeeds> memory_needs(size_t method, MemoryAllocator& trial,
                                          MemoryAllocator& scratch,
                                          const MethodLoadOptions& options) const override;

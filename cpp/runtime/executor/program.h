@@ -102,6 +102,16 @@ class Program {
     return Error::NotSupported;
   }
 
+  // Whether the method's planned memory starts with data of its own (a
+  // mutable buffer with an initial value, e.g. a .pte's mutable data
+  // segment, a .pt2's mutated buffer): then resetting its state means
+  // loading it again, otherwise zeroing its planned buffers is enough. The
+  // conservative default says yes.
+  virtual bool planned_initial_data(size_t method) const {
+    (void)method;
+    return true;
+  }
+
   // Every planned intermediate's bytes added up, for a front end that plans
   // by lifetime (what sharing saves is this minus the planned bytes);
   // NotSupported where the file brings its own plan.

@@ -60,6 +60,10 @@ export class LocalEngine implements ModelEngine {
     this.#handle.setThreads(threads);
   }
 
+  async resetState(): Promise<void> {
+    this.#handle.resetState();
+  }
+
   async run(m: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): Promise<EngineRun> {
     return this.runNow(m, info, inputs, profile, print);
   }

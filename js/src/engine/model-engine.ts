@@ -22,6 +22,8 @@ export interface ModelEngine {
   /** The thread pool's size, the calling thread included. */
   readonly poolThreads: number;
   setThreads(threads: number): void;
+  /** State kept across runs (an LLM's KV caches) back to its state after load. */
+  resetState(): Promise<void>;
   /**
    * Runs method `index` on `inputs` (already checked against `info`); tensor
    * inputs that the method mutates are updated in place. What the program

@@ -118,6 +118,10 @@ export class NativeHandle {
     this.live().setThreads(threads);
   }
 
+  resetState(): void {
+    if (this.live().resetState() !== 0) this.fail('resetState()');
+  }
+
   execute(method: number, name: string, profile = false): void {
     this.module.setSimdEnabled(env.simd);
     if (this.live().execute(method, profile) !== 0) this.fail(`run('${name}')`);

@@ -20,6 +20,8 @@ export interface NativeProgram {
   /** Threads this model's runs may use; 0: all the pool has. */
   setThreads(threads: number): void;
   execute(method: number, profile: boolean): number;
+  /** State kept in planned memory across runs back to its state after load; 0 or an error code. */
+  resetState(): number;
   profile(method: number): string;
   outputCount(method: number): number;
   /** Address of outputCount() value records of the last run, or 0. */

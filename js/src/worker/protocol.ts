@@ -35,6 +35,7 @@ export type Request = { id: number } & (
   | LoadRequest
   | { op: 'run'; model: number; method: number; inputs: WireValue[]; profile: boolean; simd: boolean }
   | { op: 'threads'; model: number; threads: number }
+  | { op: 'resetState'; model: number }
   | { op: 'graph'; model: number; method: number; name: string }
   | { op: 'weights'; model: number }
   | { op: 'weight'; model: number; name: string }

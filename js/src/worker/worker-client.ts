@@ -174,6 +174,10 @@ export class RemoteEngine implements ModelEngine {
     void this.#runtime.send({ op: 'threads', model: this.#loaded.model, threads }).catch(() => {});
   }
 
+  async resetState(): Promise<void> {
+    await this.#runtime.request({ op: 'resetState', model: this.#loaded.model });
+  }
+
   async run(index: number, _info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): Promise<EngineRun> {
     // Inputs are copied (the caller keeps its tensors); outputs are the
     // worker's fresh arrays, transferred.

@@ -97,6 +97,9 @@ export function serveRequests(post: PostReply): (request: Request) => void {
         case 'threads':
           engineOf(request.model).setThreads(request.threads);
           break;
+        case 'resetState':
+          await engineOf(request.model).resetState();
+          break;
         case 'graph':
           result = engineOf(request.model).graphText(request.method, request.name);
           break;
