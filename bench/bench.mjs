@@ -22,6 +22,7 @@ import { ortEngine, tridentEngine } from './lib/engines.mjs';
 import { checkOutput } from './lib/check-output.mjs';
 import { buildSizes } from './lib/sizes.mjs';
 import { measureRunOverhead } from './lib/run-overhead.mjs';
+import { measureLlmDecode } from './lib/llm-decode.mjs';
 import { printReport } from './lib/report.mjs';
 import { quantile, summarize } from './lib/stats.mjs';
 import { measureThreadScaling } from './lib/thread-scaling.mjs';
@@ -206,6 +207,8 @@ const stateAfter = sampleState(stateProbe);
 log('measuring the cost of one run ...');
 const runOverhead = await measureRunOverhead(trident, quick ? { runs: 200, warmup: 50 } : { runs: 5000, warmup: 500 });
 
+const llmDecode = await measureLlmDecode(trident, { tokens: quick ? 8 : 64, rounds: quick ? 1 : 5, threadCounts: [1, scalingThreads], log });
+
 const report = {
   date: new Date().toISOString(),
   machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.arch()}` },
@@ -214,6 +217,7 @@ const report = {
   ceiling,
   sizes: buildSizes(ort.ortWasmPath),
   run_overhead: runOverhead,
+  llm_decode: llmDecode,
   models: results,
   thread_scaling: threadScaling,
   machine_scaling: scaled ? { before: machineBefore, after: machineAfter } : null,

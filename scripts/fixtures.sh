@@ -2,7 +2,8 @@
 # Exports the real models (torchvision mobilenet_v2 and resnet18, a transformer
 # encoder layer, a tiny MLP, and their XNNPACK-delegated forms with an int8
 # CNN, a qdint8 MLP and an op zoo) to build/models/: .pte, ONNX twin, seeded input,
-# eager PyTorch output, metadata (tools/export/models/README.md); and the
+# eager PyTorch output, metadata (tools/export/models/README.md), and a tiny
+# llama LLM in export_llama's layout (tools/export/llm/README.md); and the
 # portable ones as .pt2 archives to build/pt2/ (tools/export/pt2/README.md); then
 # the web viewer's samples to build/samples/ (tools/export/samples/README.md). Needs
 # Debian's /usr/bin/python3 with python3-torch, python3-torchvision, python3-onnx and
@@ -32,6 +33,11 @@ fi
 tmp=build/models.partial
 rm -rf "$tmp"
 "$PY" tools/export/models/export_models.py --out "$tmp"
+# A tiny llama as ExecuTorch's export_llama writes it (KV caches in mutable buffers,
+# llama:: custom ops, metadata methods), with and without dynamic shape, and eager
+# PyTorch's greedy decoding next to each (tools/export/llm/README.md).
+"$PY" tools/export/llm/export_llama.py --out "$tmp"
+"$PY" tools/export/llm/export_llama.py --out "$tmp" --disable-dynamic-shape
 rm -rf "$out"
 mv "$tmp" "$out"
 echo "fixtures: wrote $out/"

@@ -87,6 +87,14 @@ interface PathResult {
     expect(report.sizes.ort.bytes).toBeGreaterThan(report.sizes.trident.bytes);
     expect(report.run_overhead.model).toBe('add_vec4.pte');
     expect(report.run_overhead.median_us).toBeGreaterThan(0);
+    // LLM decoding speed, one thread and two.
+    expect(report.llm_decode.model).toBe('llama_tiny.pte');
+    expect(report.llm_decode.results.map((x: { threads: number }) => x.threads)).toEqual([1, 2]);
+    for (const x of report.llm_decode.results) {
+      expect(x.new_tokens).toBe(8);
+      expect(x.decode_tok_per_s).toBeGreaterThan(0);
+      expect(x.prefill_ms).toBeGreaterThan(0);
+    }
 
     const t = report.targets;
     expect(t.size.met).toBe(t.size.gzip_bytes <= t.size.limit_gzip_bytes);

@@ -59,6 +59,12 @@ Error check_channel_params(const Tensor& multipliers, const Tensor& shifts, int6
   return Error::Ok;
 }
 
+Error check_shift(int64_t shift, const char* what) {
+  TRI_CHECK(shift >= -31 && shift <= 30, Error::InvalidArgument,
+            "%s %" PRId64 " is outside [-31, 30]", what, shift);
+  return Error::Ok;
+}
+
 Error read_pair(const Span<const int64_t>& v, const char* what, int64_t* a, int64_t* b) {
   TRI_CHECK(v.size() == 2, Error::InvalidArgument, "%s must have 2 values, got %zu", what, v.size());
   *a = v[0];

@@ -37,6 +37,9 @@ Error resize_act(Tensor& out, int64_t n, int64_t c, int64_t h, int64_t w, bool n
 // Per-channel requantization parameters (int32 tensors of C_out values).
 Error check_channel_params(const Tensor& multipliers, const Tensor& shifts, int64_t channels);
 
+// A requantization shift CMSIS-NN accepts (a left shift when positive).
+Error check_shift(int64_t shift, const char* what);
+
 // An int[2] argument (stride, padding, ...).
 Error read_pair(const Span<const int64_t>& v, const char* what, int64_t* a, int64_t* b);
 

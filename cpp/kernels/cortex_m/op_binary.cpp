@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cmath>
 
+#include "cpp/kernels/cortex_m/act4.h"
 #include "cpp/kernels/cortex_m/cmsis_nn.h"
 #include "cpp/kernels/cortex_m/elementwise.h"
 #include "cpp/kernels/kernels.h"
@@ -16,14 +17,9 @@ namespace kernels {
 namespace {
 
 using cmsis::requantize;
+using cortex_m::check_shift;
 
 int32_t clamp(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
-
-Error check_shift(int64_t shift, const char* what) {
-  TRI_CHECK(shift >= -31 && shift <= 30, Error::InvalidArgument,
-            "%s %" PRId64 " is outside [-31, 30]", what, shift);
-  return Error::Ok;
-}
 
 // The layout mul and div share: (self, self_zero_point, other,
 // other_zero_point, output_zero_point, output_multiplier, output_shift, out).

@@ -69,7 +69,8 @@ Error quantized_add_out(KernelContext&, KernelArgs& args) {
   const char* pa = static_cast<const char*>(a->data());
   const char* pb = static_cast<const char*>(b->data());
   char* po = static_cast<char*>(out->mutable_data());
-  for (int64_t i = 0; i < a->numel(); ++i) {
+  const int64_t n = static_cast<int64_t>(a->numel());
+  for (int64_t i = 0; i < n; ++i) {
     const int64_t va = load_one<int64_t>(t, pa + i * es);
     const int64_t vb = load_one<int64_t>(t, pb + i * es);
     const float da = static_cast<float>(static_cast<double>(va - qa.zero_point) * qa.scale);

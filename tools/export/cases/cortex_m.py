@@ -781,3 +781,245 @@ add(NS + "quantized_batch_matmul.out", i8([2, 3, 8]), 5, i8([2, 4, 8]), -3, -7, 
     scratch(0), schema=BMM, ref=bmm_ref)
 add(NS + "quantized_batch_matmul.out", i8([1, 5, 6]), 128, i8([1, 3, 6]), 0, 20, 2013265920, -9,
     scratch(0), schema=BMM, ref=bmm_ref, name="offsets_clamp")
+
+
+# ---- quantized_lstm ------------------------------------------------------------------------
+# cortex_m::quantized_lstm.out (operators.yaml @f1f79190) -> arm_lstm_unidirectional_s8.
+# Spec: /tmp/s33/cortex_m_lstm_spec.md. Plain Python integers, transcribing CMSIS-NN's scalar
+# paths: arm_nn_lstm_step_s8 (gates forget, input, cell, output), arm_nn_lstm_calculate_gate_s8_s16,
+# arm_nn_vec_mat_mul_result_acc_s8_s16, arm_elementwise_mul_s16 / _mul_acc_s16 / _mul_s16_s8 and
+# arm_nn_activation_s16 (the int16 sigmoid/tanh LUT with linear interpolation).
+LSTM = (NS + "quantized_lstm.out(Tensor input, Tensor input_weights, Tensor hidden_weights, "
+        "Tensor input_effective_bias, Tensor hidden_effective_bias, int[] input_multipliers, "
+        "int[] input_shifts, int[] hidden_multipliers, int[] hidden_shifts, int input_offset, "
+        "int output_offset, int forget_to_cell_multiplier, int forget_to_cell_shift, "
+        "int input_to_cell_multiplier, int input_to_cell_shift, int output_multiplier, "
+        "int output_shift, int cell_scale_power, int cell_clip, bool time_major, Tensor temp1, "
+        "Tensor temp2, Tensor cell_state, *, Tensor(a!) out) -> Tensor(a!)")
+
+# CMSIS-NN's sigmoid_table_uint16 (Source/NNSupportFunctions/arm_nntables.c): sigmoid(i / 24)
+# in unsigned Q0.16, i = 0..255. Not exactly reproducible from a rounding formula (44 entries
+# are one above round(65536 * sigmoid(i / 24))), so the data is spelled out.
+SIGMOID_TABLE_U16 = [
+    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149, 40794,
+    41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369, 47911, 48443,
+    48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169, 53581, 53983, 54374,
+    54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433, 57724, 58007, 58280, 58544,
+    58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110, 61279,
+    61441, 61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886, 62990,
+    63090, 63186, 63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835, 63903, 63968, 64030,
+    64090, 64148, 64204, 64257, 64308, 64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652,
+    64687, 64721, 64754, 64786, 64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019,
+    65039, 65060, 65079, 65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234,
+    65246, 65258, 65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360,
+    65367, 65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
+    65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474, 65476,
+    65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498, 65500, 65501,
+    65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513, 65514, 65515, 65516,
+    65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524,
+    65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529, 65529,
+    65529, 65530, 65530, 65530, 65530, 65531, 65531, 65531, 65531, 65531, 65532, 65532, 65532,
+    65532, 65532, 65532, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65534, 65534,
+    65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535]
+Q15_MIN, Q15_MAX = -32768, 32767
+
+
+def _requantize_int(val, mult, shift):
+    """arm_nn_requantize (double rounding) on one Python int."""
+    left = shift if shift > 0 else 0
+    right = -shift if shift < 0 else 0
+    v = wrap32(val * (1 << left))
+    return _div_pow2(wrap32((v * mult + (1 << 30)) >> 31), right)
+
+
+def _clamp(v, lo, hi):
+    return lo if v < lo else hi if v > hi else v
+
+
+def activation_s16(x, left_shift, tanh):
+    """arm_nn_activation_s16 on one int16 value. The input is scaled so that the table step
+    1/24 (sigmoid) or 1/48 (tanh = 2 sigmoid(2x) - 1) is 512 (sigmoid) or 256 (tanh) units:
+    left_shift 0 reads Q3.12 (gate pre-activations), the cell state passes
+    cell_scale_power + 12. Unsigned 32-bit arithmetic as in C; the result is cast to int16."""
+    abs_shift, saturated = (8, 0xFFFF << 8) if tanh else (9, 0x7FFF << 10)
+    mult = 3 << left_shift if left_shift >= 0 else 3
+    down = -left_shift if left_shift < 0 else 0
+    rounding = 1 << (down - 1) if down > 0 else 0
+    d = wrap32(x * mult + rounding) >> down  # int32, arithmetic shift
+    a = -d if d < 0 else d
+    uh = a >> abs_shift
+    if uh >= 255:
+        r = saturated
+    else:
+        ua, ub = SIGMOID_TABLE_U16[uh], SIGMOID_TABLE_U16[uh + 1]
+        r = (ua << abs_shift) + (a & ((1 << abs_shift) - 1)) * (ub - ua)
+    if tanh:
+        r = (r - (1 << 23) + (1 << 7)) if d >= 0 else ((1 << 23) - r + (1 << 7) - 1)
+        r = (r & 0xFFFFFFFF) >> 8
+    else:
+        r = (r + (1 << 9)) if d >= 0 else ((1 << 25) - r + (1 << 9) - 1)
+        r = (r & 0xFFFFFFFF) >> 10
+    r &= 0xFFFF
+    return r - 0x10000 if r >= 0x8000 else r
+
+
+def lstm_ref(x, w_in, w_hid, b_in, b_hid, in_mults, in_shifts, hid_mults, hid_shifts,
+             in_off, out_off, f2c_mult, f2c_shift, i2c_mult, i2c_shift, out_mult, out_shift,
+             cell_scale_power, cell_clip, time_major, temp1, temp2, cell_state):
+    # arm_lstm_unidirectional_s8: rows of the stacked weights/biases are PyTorch's gate order
+    # i, f, g, o (the kernel points CMSIS's input/forget/cell/output gates at rows
+    # [0,H), [H,2H), [2H,3H), [3H,4H)). in_off is folded into b_in by the exporter and not
+    # read by the s8 kernels. Cell state starts at 0, the hidden state is absent at t = 0
+    # (no recurrent term: the same as a hidden state at the output zero point), and every
+    # batch row runs independently. temp1/temp2/cell_state are work buffers: never read.
+    H = w_in.shape[0] // 4
+    T_, B = (x.shape[0], x.shape[1]) if time_major else (x.shape[1], x.shape[0])
+    xs, wi, wh = x.tolist(), w_in.tolist(), w_hid.tolist()
+    bi, bh = b_in.reshape(-1).tolist(), b_hid.reshape(-1).tolist()
+    lo, hi = (-cell_clip, cell_clip) if cell_clip > 0 else (Q15_MIN, Q15_MAX)
+    out = [[None] * (B if time_major else T_) for _ in range(T_ if time_major else B)]
+
+    for b in range(B):
+        cell = [0] * H
+        h = None
+        for t in range(T_):
+            xt = xs[t][b] if time_major else xs[b][t]
+
+            def gate(g, tanh):
+                res = []
+                for r in range(H):
+                    row = g * H + r
+                    acc = wrap32(bi[row] + sum(xv * wv for xv, wv in zip(xt, wi[row])))
+                    v = _clamp(_requantize_int(acc, in_mults[g], in_shifts[g]), Q15_MIN, Q15_MAX)
+                    if h is not None:
+                        acc = wrap32(bh[row] + sum(hv * wv for hv, wv in zip(h, wh[row])))
+                        v = _clamp(_requantize_int(acc, hid_mults[g], hid_shifts[g]) + v,
+                                   Q15_MIN, Q15_MAX)
+                    res.append(activation_s16(v, 0, tanh))
+                return res
+
+            f = gate(1, False)
+            cell = [_clamp(_requantize_int(f[r] * cell[r], f2c_mult, f2c_shift), Q15_MIN, Q15_MAX)
+                    for r in range(H)]
+            ig = gate(0, False)
+            gg = gate(2, True)
+            cell = [_clamp(_requantize_int(ig[r] * gg[r], i2c_mult, i2c_shift) + cell[r], lo, hi)
+                    for r in range(H)]
+            og = gate(3, False)
+            tc = [activation_s16(c, cell_scale_power + 12, True) for c in cell]
+            h = [_clamp(_requantize_int(og[r] * tc[r], out_mult, out_shift) + out_off, -128, 127)
+                 for r in range(H)]
+            if time_major:
+                out[t][b] = h
+            else:
+                out[b][t] = h
+    return torch.tensor(out, dtype=torch.int8)
+
+
+def lstm_params(seed, input_size, hidden_size, input_scale, input_zp, output_scale, output_zp,
+                cell_scale_power, w_range=0.5, b_range=0.5, gate_bias=(0.0, 0.0, 0.0, 0.0)):
+    """A float LSTM (seeded uniform weights, PyTorch gate order i, f, g, o) and the integer
+    arguments ExecuTorch's exporter derives from it (backends/cortex_m/passes/lstm_params.py
+    derive_lstm_params): per-gate symmetric per-tensor int8 weights, the summed bias in the
+    input-path accumulator scale, effective biases bias + offset * row_sum(W), gate
+    pre-activations at 2^-12, activations at 2^-15, cell at 2^cell_scale_power.
+    Returns (float weights dict, integer args dict)."""
+    g = torch.Generator()
+    g.manual_seed(seed)
+    H, I = hidden_size, input_size
+    w_ih = (torch.rand(4 * H, I, generator=g, dtype=torch.float64) * 2 - 1) * w_range
+    w_hh = (torch.rand(4 * H, H, generator=g, dtype=torch.float64) * 2 - 1) * w_range
+    bias = (torch.rand(4 * H, generator=g, dtype=torch.float64) * 2 - 1) * b_range
+    for k in range(4):
+        bias[k * H:(k + 1) * H] += gate_bias[k]
+    gate_acc, act = 2.0 ** -12, 2.0 ** -15
+    wq_ih, wq_hh, eb_ih, eb_hh, bq = [], [], [], [], []
+    im, ish, hm, hsh, wsc_ih, wsc_hh = [], [], [], [], [], []
+    for k in range(4):
+        rows = slice(k * H, (k + 1) * H)
+        s_ih = float(w_ih[rows].abs().max()) / 127
+        s_hh = float(w_hh[rows].abs().max()) / 127
+        q_ih = torch.clamp(torch.round(w_ih[rows] / s_ih), -128, 127).to(I64)
+        q_hh = torch.clamp(torch.round(w_hh[rows] / s_hh), -128, 127).to(I64)
+        b_q = torch.round(bias[rows] / (input_scale * s_ih)).to(I64)
+        wq_ih.append(q_ih)
+        wq_hh.append(q_hh)
+        bq.append(b_q)
+        eb_ih.append(b_q + (-input_zp) * q_ih.sum(dim=1))
+        eb_hh.append((-output_zp) * q_hh.sum(dim=1))
+        m, s = quantize_multiplier(input_scale * s_ih / gate_acc)
+        im.append(m)
+        ish.append(s)
+        m, s = quantize_multiplier(output_scale * s_hh / gate_acc)
+        hm.append(m)
+        hsh.append(s)
+        wsc_ih.append(s_ih)
+        wsc_hh.append(s_hh)
+    f2c = quantize_multiplier(act)
+    i2c = quantize_multiplier(act * act / 2.0 ** cell_scale_power)
+    outm = quantize_multiplier(act * act / output_scale)
+    ints = dict(
+        input_weights=torch.cat(wq_ih).tolist(), hidden_weights=torch.cat(wq_hh).tolist(),
+        input_effective_bias=torch.cat(eb_ih).tolist(),
+        hidden_effective_bias=torch.cat(eb_hh).tolist(),
+        input_multipliers=im, input_shifts=ish, hidden_multipliers=hm, hidden_shifts=hsh,
+        input_offset=-input_zp, output_offset=output_zp,
+        forget_to_cell_multiplier=f2c[0], forget_to_cell_shift=f2c[1],
+        input_to_cell_multiplier=i2c[0], input_to_cell_shift=i2c[1],
+        output_multiplier=outm[0], output_shift=outm[1], cell_scale_power=cell_scale_power)
+    floats = dict(w_ih=w_ih, w_hh=w_hh, bias=bias, w_ih_scales=wsc_ih, w_hh_scales=wsc_hh,
+                  bias_q=torch.cat(bq))
+    return floats, ints
+
+
+def _lstm_case(seed, input_size, hidden_size, steps, batch, time_major, cell_scale_power,
+               cell_clip, input_scale=0.02, input_zp=-3, output_scale=2.0 / 255, output_zp=0,
+               scratch_dtype="int16", **kw):
+    _, p = lstm_params(seed, input_size, hidden_size, input_scale, input_zp, output_scale,
+                       output_zp, cell_scale_power, **kw)
+    H4 = 4 * hidden_size
+    shape = [steps, batch, input_size] if time_major else [batch, steps, input_size]
+    # Work buffers hold stale data (planned memory): the kernel must not read them.
+    n = batch * hidden_size * (2 if scratch_dtype in ("int8", "uint8") else 1)
+    lo, hi = {"uint8": (0, 256), "int8": (-128, 128)}.get(scratch_dtype, (-30000, 30000))
+    work = [T([n], scratch_dtype, low=lo, high=hi) for _ in range(3)]
+    return (T(shape, "int8", low=-128, high=128),
+            T([H4, input_size], "int8", values=sum(p["input_weights"], [])),
+            T([H4, hidden_size], "int8", values=sum(p["hidden_weights"], [])),
+            T([H4], "int32", values=p["input_effective_bias"]),
+            T([H4], "int32", values=p["hidden_effective_bias"]),
+            p["input_multipliers"], p["input_shifts"], p["hidden_multipliers"],
+            p["hidden_shifts"], p["input_offset"], p["output_offset"],
+            p["forget_to_cell_multiplier"], p["forget_to_cell_shift"],
+            p["input_to_cell_multiplier"], p["input_to_cell_shift"], p["output_multiplier"],
+            p["output_shift"], p["cell_scale_power"], cell_clip, time_major, *work)
+
+
+# (name, seed, input, hidden, steps, batch, time_major, cell_scale_power, cell_clip, extra)
+LSTM_CASES = [
+    ("t1_b1", 11, 8, 6, 1, 1, True, -12, 32767, {}),
+    ("t5_b1", 12, 8, 6, 5, 1, True, -12, 32767, dict(output_zp=5)),
+    ("t5_b2", 13, 8, 6, 5, 2, True, -11, 32767, dict(output_zp=-7, input_zp=10)),
+    ("t1_b2", 14, 8, 6, 1, 2, True, -12, 32767, dict(scratch_dtype="uint8")),
+    ("batch_major_t5_b1", 15, 8, 6, 5, 1, False, -12, 32767, dict(output_zp=3)),
+    ("batch_major_t5_b2", 16, 8, 6, 5, 2, False, -11, 32767, dict(output_zp=-2)),
+    ("batch_major_t1_b2", 17, 8, 6, 1, 2, False, -12, 32767, {}),
+    # Input, forget and cell gates biased open: the cell grows over the steps and the clip
+    # (3000 = 0.73 at 2^-12) bites.
+    ("cell_clip", 18, 8, 6, 5, 2, True, -12, 3000,
+     dict(w_range=1.0, b_range=1.0, gate_bias=(2.0, 3.0, 1.0, 0.0))),
+    # cell_clip 0 = no clip (the int16 range); cell scale 2^-15 (|c| < 1) so tanh(cell) takes
+    # the right-shift path of arm_nn_activation_s16 (left_shift -3), and the int16 cell
+    # saturates.
+    ("no_clip_cell_scale_m15", 19, 7, 5, 5, 1, False, -15, 0,
+     dict(w_range=1.0, b_range=1.0, gate_bias=(2.0, 3.0, 1.0, 0.0), output_zp=4,
+          input_scale=0.03)),
+    # A fine output scale (2^-13) and small cells: an output step is 2^17 in the Q0.30
+    # product o * tanh(c), so the LUT's 1-2 LSB (Q0.15) deviations from exact sigmoid/tanh
+    # change some outputs (4 of 60 here): the case needs arm_nn_activation_s16 bit for bit.
+    ("fine_output_scale_lut", 20, 8, 6, 5, 2, True, -15, 32767,
+     dict(output_scale=2.0 ** -13, w_range=0.1, b_range=0.1, gate_bias=(-4.0, 0.0, 0.0, 0.0))),
+]
+for nm, sd, ni, nh, ts, nb, tm, csp, clip, extra in LSTM_CASES:
+    add(NS + "quantized_lstm.out", *_lstm_case(sd, ni, nh, ts, nb, tm, csp, clip, **extra),
+        schema=LSTM, ref=lstm_ref, name=nm)
