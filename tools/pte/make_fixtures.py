@@ -832,6 +832,40 @@ def build_hostile(good: Dict[str, bytes]) -> List[Tuple[str, bytes, Dict[str, An
         run={"method": "forward", "inputs": [tensor("float32", [2, 3], [1, 2, 3, 4, 5, 6])]},
         mentions=["instruction 0 (aten::permute_copy.out): argument 1: IntList item 0 is Tensor, expected Int"],
         code="InvalidType")
+
+    # 8da4w linears (qdint8 activations x qbint4 weights) with a lie: a bf16
+    # block scale of zero, and per-token parameters over two non-batch dims.
+    def qd8_fc(bf16_scale: int, nonbatch: int, rank: int) -> bytes:
+        k, n, block = 32, 2, 32
+        pb = ProgramBuilder()
+        m = pb.method("forward")
+        g = XnnGraph()
+        in_dims = [1, 2, k] if rank == 3 else [2, k]
+        out_dims = in_dims[:-1] + [n]
+        x = g.value("fp32", in_dims, external_input=0)
+        xq = g.value("qdint8", in_dims, quant={"PerTokenDynamicQuant": {"num_nonbatch_dims": nonbatch}})
+        g.node("XNNConvert", {"input_id": x, "output_id": xq, "flags": 0})
+        w = g.value("qbint4", [n, k], constant=bytes([0x98] * (n * k // 2)),
+                    quant={"PerChannelGroupQuant": {"scale": [], "channel_dim": 0, "group_size": block,
+                                                    "scale_bf16": [bf16_scale] * (n * k // block)}})
+        y = g.value("fp32", out_dims, external_output=1)
+        g.node("XNNFullyConnected", {"input1_id": xq, "filter_id": w, "bias_id": 0xFFFFFFFF,
+                                     "output_id": y, "flags": 0})
+        blob = g.payload(named_data=pb.named_data)
+        xin = m.input(m.tensor("float32", in_dims))
+        out_t = m.tensor("float32", out_dims)
+        m.delegate_call(m.delegate("XnnpackBackend", blob), [xin, out_t])
+        m.output(out_t)
+        return pb.serialize()
+
+    add("xnnpack_qd8_zero_scale.pte", qd8_fc(0x0000, 1, 2),
+        "An 8da4w fully connected layer (qdint8 x qbint4) whose bf16 block scales are 0.",
+        mentions=["bf16 block scale 0 is 0", "normal and positive"])
+    add("xnnpack_qd8_nonbatch_dims.pte", qd8_fc(0x3F80, 2, 3),
+        "An 8da4w fully connected layer whose qdint8 input is quantized over 2 non-batch dims "
+        "(ExecuTorch writes 1: one scale and zero point per row).",
+        mentions=["non-batch dims (1 expected)"], code="NotSupported")
+
     return out
 
 

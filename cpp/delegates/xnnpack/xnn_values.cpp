@@ -116,6 +116,21 @@ Error check_scales(const float* scales, size_t n, size_t position) {
   return Error::Ok;
 }
 
+// bf16 block scales, as XNNPACK requires them: normal and positive.
+Error check_bf16_scales(const uint16_t* scales, size_t n, size_t position) {
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t h;
+    memcpy(&h, scales + i, sizeof(h));
+    const uint32_t bits = uint32_t{h} << 16;
+    float s;
+    memcpy(&s, &bits, sizeof(s));
+    TRI_CHECK(std::isnormal(s) && s > 0, Error::InvalidProgram,
+              "value %zu: bf16 block scale %zu is %g (must be normal and positive)", position, i,
+              static_cast<double>(s));
+  }
+  return Error::Ok;
+}
+
 Error read_quant(const XnnPayload& payload, const GraphReadOptions& options,
                  const fb::XNNQuantizedTensorValue* q, size_t position, Value* v) {
   const int32_t rank = v->declared_rank;
@@ -199,12 +214,17 @@ Error read_quant(const XnnPayload& payload, const GraphReadOptions& options,
       v->quant.zero_point = 8;
       v->quant.num_scales = count;
       if (p->scale_buffer_idx() != 0) {
+        TRI_CHECK(p->num_scales() == 0 || p->num_scales() == count, Error::InvalidProgram,
+                  "value %zu: num_scales %u, %" PRIu32 " blocks expected", position,
+                  p->num_scales(), count);
         if (!options.resolve_constants) return Error::Ok;
         const void* data = nullptr;
         TRI_TRY(scale_buffer(payload, options, p->scale_buffer_idx(), count, 2, position, &data));
         v->quant.bf16_scales = static_cast<const uint16_t*>(data);
+        TRI_TRY(check_bf16_scales(v->quant.bf16_scales, count, position));
       } else if (p->scale_bf16() != nullptr && p->scale_bf16()->size() == count) {
         v->quant.bf16_scales = p->scale_bf16()->data();
+        TRI_TRY(check_bf16_scales(v->quant.bf16_scales, count, position));
       } else {
         TRI_CHECK(p->scale() != nullptr && p->scale()->size() == count, Error::InvalidProgram,
                   "value %zu: %u block scales, %" PRIu32 " expected", position,

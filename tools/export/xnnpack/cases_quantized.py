@@ -177,7 +177,14 @@ def _qd8_rows(t: torch.Tensor):
     return torch.stack(rows)
 
 
-def _qd8fc(desc, rows, k, n, wtype, block=0, seed=0):
+def _bf16_from_fp32_scale(s: torch.Tensor) -> torch.Tensor:
+    """ExecuTorch's runtime hands XNNPACK fp32 block scales (older payloads) as
+    bf16: scaled up by 1.00389105, then truncated."""
+    bits = (s.to(torch.float32) * torch.tensor(1.00389105, dtype=torch.float32)).view(torch.int32)
+    return (bits & -65536).view(torch.float32)
+
+
+def _qd8fc(desc, rows, k, n, wtype, block=0, seed=0, fp32_scales=False):
     x = randn(rows, k, seed=seed)
     w = randn(n, k, seed=seed + 1, scale=0.4)
     b = randn(n, seed=seed + 2)
@@ -191,9 +198,12 @@ def _qd8fc(desc, rows, k, n, wtype, block=0, seed=0):
             w_deq = wq.float() * scales.reshape(-1, 1)
         else:  # qbint4: a bf16 scale per block of `block` input channels
             wb = w.reshape(n, k // block, block)
-            scales = (wb.abs().amax(dim=2).clamp(min=1e-8) / 7).to(torch.bfloat16).to(torch.float32)
+            scales = (wb.abs().amax(dim=2).clamp(min=1e-8) / 7).to(torch.float32)
+            if not fp32_scales:
+                scales = scales.to(torch.bfloat16).to(torch.float32)
             wq = torch.clamp(torch.round(wb / scales.unsqueeze(-1)), -8, 7).to(torch.int8).reshape(n, k)
-            w_deq = (wq.reshape(n, k // block, block).float() * scales.unsqueeze(-1)).reshape(n, k)
+            used = _bf16_from_fp32_scale(scales) if fp32_scales else scales
+            w_deq = (wq.reshape(n, k // block, block).float() * used.unsqueeze(-1)).reshape(n, k)
         ws = scales
     y_ref = F.linear(_qd8_rows(x), w_deq, b)
 
@@ -208,6 +218,10 @@ def _qd8fc(desc, rows, k, n, wtype, block=0, seed=0):
         if wtype == "qcint4":
             return g.value("qcint4", [n, k], constant=packed,
                            quant={"PerChannelQuant": {"scale": [float(s) for s in ws], "channel_dim": 0}})
+        if fp32_scales:
+            return g.value("qbint4", [n, k], constant=packed,
+                           quant={"PerChannelGroupQuant": {"scale": [float(v) for v in ws.flatten()],
+                                                           "channel_dim": 0, "group_size": block}})
         bf16 = ws.to(torch.bfloat16).view(torch.int16).flatten().tolist()
         return g.value("qbint4", [n, k], constant=packed,
                        quant={"PerChannelGroupQuant": {"scale": [], "channel_dim": 0, "group_size": block,
@@ -228,6 +242,8 @@ def _qd8fc(desc, rows, k, n, wtype, block=0, seed=0):
 _qd8fc("[4, 24] -> 9, qcint8 weights", 4, 24, 9, "qcint8", seed=230)
 _qd8fc("[3, 19] -> 6, qcint4 weights (odd input channels)", 3, 19, 6, "qcint4", seed=231)
 _qd8fc("[2, 64] -> 5, qbint4 weights, blocks of 32", 2, 64, 5, "qbint4", block=32, seed=232)
+_qd8fc("[3, 64] -> 4, qbint4 weights with fp32 block scales (older payloads: used as bf16)", 3, 64, 4,
+       "qbint4", block=32, seed=233, fp32_scales=True)
 
 # ---------------------------------------------------------------------------
 # elementwise, activations, pooling and data movement on qint8

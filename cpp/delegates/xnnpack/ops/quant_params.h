@@ -28,8 +28,15 @@ inline float block_scale(const Value& v, size_t c, size_t b, size_t blocks) {
     memcpy(&s, &bits, sizeof(s));
     return s;
   }
+  // fp32 scales (older payloads): ExecuTorch's runtime hands XNNPACK the
+  // bf16 it makes of them, scaled up by 1.00389105 then truncated.
   float s;
   memcpy(&s, v.quant.scales + i, sizeof(s));
+  s *= 1.00389105f;
+  uint32_t bits;
+  memcpy(&bits, &s, sizeof(bits));
+  bits &= 0xFFFF0000u;
+  memcpy(&s, &bits, sizeof(s));
   return s;
 }
 

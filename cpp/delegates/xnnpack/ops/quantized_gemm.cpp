@@ -73,6 +73,11 @@ Error check_quantized_fc(const Node& node, const Value* values) {
   const FcShape s = fc_shape(node, values);
   const bool has_bias = node.inputs[2] != kInvalidId;
   if (x.dtype == DType::QDInt8) {
+    // One (scale, zero point) per row of the [rows, K] input, as ExecuTorch
+    // writes every FullyConnected input; the kernel indexes them by row.
+    TRI_CHECK(x.quant.num_nonbatch_dims == 1, Error::NotSupported,
+              "node %u: a qdint8 input quantized over %d non-batch dims (1 expected)", node.index,
+              static_cast<int>(x.quant.num_nonbatch_dims));
     TRI_TRY(expect_dtype(node, w, "filter", DType::QCInt8, DType::QCInt4, DType::QBInt4));
     TRI_TRY(expect_dtype(node, y, "output", DType::F32));
     TRI_CHECK((node.flags & kFlagTransposeWeights) == 0 || w.dtype == DType::QCInt8,
