@@ -3,7 +3,8 @@
 # encoder layer, a tiny MLP, and their XNNPACK-delegated forms with an int8
 # CNN, a qdint8 MLP and an op zoo) to build/models/: .pte, ONNX twin, seeded input,
 # eager PyTorch output, metadata (tools/export/models/README.md), and a tiny
-# llama LLM in export_llama's layout (tools/export/llm/README.md); and the
+# llama LLM in export_llama's layout (tools/export/llm/README.md), a bounded-dynamic
+# transformer over frames (tools/export/dynamic/README.md); and the
 # portable ones as .pt2 archives to build/pt2/ (tools/export/pt2/README.md); then
 # the web viewer's samples to build/samples/ (tools/export/samples/README.md). Needs
 # Debian's /usr/bin/python3 with python3-torch, python3-torchvision, python3-onnx and
@@ -38,6 +39,15 @@ rm -rf "$tmp"
 # PyTorch's greedy decoding next to each (tools/export/llm/README.md).
 "$PY" tools/export/llm/export_llama.py --out "$tmp"
 "$PY" tools/export/llm/export_llama.py --out "$tmp" --disable-dynamic-shape
+# The same llama as export_llama -X --qmode 8da4w writes it: every linear an
+# XNNPACK delegate (qdint8 activations x qbint4 weights, bf16 block scales).
+"$PY" tools/export/llm/export_llama.py --out "$tmp" --linear xnnpack-8da4w
+"$PY" tools/export/llm/export_llama.py --out "$tmp" --linear xnnpack-8da4w --disable-dynamic-shape
+# A transformer over T <= 5000 frames (and T <= 8192, a 2 GB plan at the bound)
+# with bounded-dynamic shapes, planned at the bound as ExecuTorch plans it, and
+# eager outputs at T = 8, 60 and 500 (tools/export/dynamic/README.md).
+"$PY" tools/export/dynamic/export_frames_transformer.py --out "$tmp"
+"$PY" tools/export/dynamic/export_frames_transformer.py --out "$tmp" --max-frames 8192 --name frames_transformer_8k
 rm -rf "$out"
 mv "$tmp" "$out"
 echo "fixtures: wrote $out/"

@@ -52,9 +52,9 @@ class NativeProgram {
     host::HostOptions options;
     options.source_name = source_name;
     options.optimize = optimize;
-    if (memory_plan < 0 || memory_plan > static_cast<int>(host::MemoryPlanChoice::Lifetimes)) {
+    if (memory_plan < 0 || memory_plan > static_cast<int>(host::MemoryPlanChoice::PerShape)) {
       return finish(fail(Error::InvalidArgument,
-                         "memory plan %d is not 0 (auto), 1 (file) or 2 (lifetimes)", memory_plan));
+                         "memory plan %d is not 0 (auto), 1 (file), 2 (lifetimes) or 3 (per-shape)", memory_plan));
     }
     options.memory_plan = static_cast<host::MemoryPlanChoice>(memory_plan);
     options.threads = threads > 0 ? static_cast<uint32_t>(threads) : 0;
@@ -150,6 +150,8 @@ class NativeProgram {
   // hold (the list's may name a delegate's quantized kind).
   std::string graph(size_t method) { return text_or_empty(model_.graph_json(method)); }
   std::string weights() { return text_or_empty(model_.weights_json()); }
+  // host_model.h's memory_json().
+  std::string memory() const { return model_.memory_json(); }
   std::string weight(const std::string& name) {
     Result<const host::WeightInfo*> w = model_.weight(name);
     if (!w.ok()) return text_or_empty(w.error());
@@ -310,6 +312,7 @@ EMSCRIPTEN_BINDINGS(trident) {
       .function("setThreads", &NativeProgram::setThreads)
       .function("execute", &NativeProgram::execute)
       .function("resetState", &NativeProgram::resetState)
+      .function("memory", &NativeProgram::memory)
       .function("profile", &NativeProgram::profile)
       .function("outputCount", &NativeProgram::outputCount)
       .function("outputs", &NativeProgram::outputs)

@@ -26,6 +26,11 @@ struct OpenOptions {
   // Make each method's memory plan again by lifetimes where the format
   // brings its own and that is safe (pte_lifetime_plan.h).
   bool plan_by_lifetimes = false;
+  // Plan each method's memory at each run's shapes wherever that is safe
+  // (pte_lifetime_plan.h, check_replannable); a method whose file plan is
+  // over max_planned_bytes is planned so whenever it is safe, unless the
+  // file's plan was asked for (neither this nor plan_by_lifetimes).
+  bool plan_per_shape = false;
   // What messages about places in a text file call it (its path); nullptr
   // or "": "<input>.<ext>".
   const char* source_name = nullptr;

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cpp/host/growing_tensor_arena.h"
 #include "cpp/host/row_major.h"
 #include "cpp/host/value_json.h"
 #include "cpp/runtime/platform/parallel.h"
@@ -12,7 +13,10 @@
 namespace tri::host {
 
 struct HostModel::MethodState {
+  explicit MethodState(uint64_t max_planned_bytes) : per_shape(max_planned_bytes) {}
   AlignedBuffer method_arena;
+  // The tensors of a method planned per shape (unused by the others).
+  GrowingTensorArena per_shape;
   std::vector<AlignedBuffer> planned;
   std::vector<Span<uint8_t>> planned_spans;
   MemoryAllocator method_allocator;
@@ -82,6 +86,7 @@ Error HostModel::load(OwnedBytes bytes, const HostOptions& options) {
   open_options.max_planned_bytes = options.max_planned_bytes;
   open_options.max_instructions_per_run = options.max_instructions_per_run;
   open_options.plan_by_lifetimes = options.memory_plan != MemoryPlanChoice::File;
+  open_options.plan_per_shape = options.memory_plan == MemoryPlanChoice::PerShape;
   open_options.source_name = options_.source_name.c_str();
   Result<std::unique_ptr<LoadedFile>> file =
       open_file(ByteSpan(bytes.data(), bytes.size()), open_options);
@@ -205,6 +210,34 @@ std::string HostModel::describe_json() const {
     methods.push_back(std::move(method));
   }
   return dump_json(nlohmann::json{{"format", format()}, {"methods", std::move(methods)}});
+}
+
+std::string HostModel::memory_json() const {
+  uint64_t file_bytes = bytes_.size();
+  for (const OwnedBytes& data : data_bytes_) file_bytes += data.size();
+  nlohmann::json methods = nlohmann::json::array();
+  for (size_t m = 0; program_ != nullptr && m < program_->num_methods(); ++m) {
+    const MethodState* state = m < methods_.size() ? methods_[m].get() : nullptr;
+    const bool loaded = state != nullptr && state->ready;
+    uint64_t planned = 0;
+    if (loaded) {
+      for (const AlignedBuffer& buffer : state->planned) planned += buffer.size();
+      planned += state->per_shape.capacity();
+    }
+    nlohmann::json method{{"name", program_->method_name(m)},
+                          {"memoryPlan", program_->memory_plan(m)},
+                          {"loaded", loaded},
+                          {"methodBytes", loaded ? state->method_arena.size() : 0},
+                          {"plannedBytes", planned}};
+    if (loaded && state->method.plans_per_shape()) {
+      method["peakBytes"] = state->per_shape.peak_bytes();
+      method["scratchBytes"] = state->per_shape.scratch_bytes();
+    }
+    methods.push_back(std::move(method));
+  }
+  return dump_json(nlohmann::json{{"fileBytes", file_bytes},
+                                  {"scratchBytes", temp_arena_.size()},
+                                  {"methods", std::move(methods)}});
 }
 
 // Asks every method what it needs (its kernels' scratch, and delegates
@@ -371,7 +404,7 @@ Result<HostModel::MethodState*> HostModel::method_state(size_t m) {
             "the program has %zu methods; method %zu does not exist", methods_.size(), m);
   if (methods_[m] != nullptr) return methods_[m].get();
   const char* name = program_->method_name(m);
-  auto state = std::make_unique<MethodState>();
+  auto state = std::make_unique<MethodState>(options_.max_planned_bytes);
   const size_t arena_bytes = needs_[m].method_bytes;
   TRI_CHECK(state->method_arena.allocate(arena_bytes), Error::MemoryAllocationFailed,
             "method '%s': cannot allocate %zu bytes of method memory", name, arena_bytes);
@@ -395,6 +428,7 @@ Result<HostModel::MethodState*> HostModel::method_state(size_t m) {
   state->memory.method = &state->method_allocator;
   state->memory.planned = &state->planned_memory;
   state->memory.temp = &state->temp_allocator;
+  state->memory.binder = &state->per_shape;
   Result<Method> method = program_->load_method(m, state->memory, method_load_options());
   if (!method.ok()) {
     return method.error();
@@ -427,6 +461,14 @@ Result<uint8_t*> HostModel::prepare_input(size_t m, size_t index, Span<const int
   }
   TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
   TRI_TRY(program_->check_input_shape(m, index, shape));
+  // An input bound to storage here last time takes a new shape unchecked
+  // against that storage, which grows below if it must.
+  if (index < state->method.num_inputs() && state->method.input(index).is_tensor()) {
+    Tensor& previous = state->method.input(index).payload.as_tensor[0];
+    if (previous.data() != nullptr && previous.data() == state->input_storage[index].data()) {
+      previous.set_data(nullptr, 0);
+    }
+  }
   TRI_ASSIGN_OR_RETURN(
       Tensor* tensor,
       state->method.prepare_input_tensor(index, Span<const SizesType>(shape.data(), shape.size())));

@@ -19,7 +19,7 @@
 
 namespace tri::host {
 
-enum class MemoryPlanChoice : uint8_t { Auto, File, Lifetimes };
+enum class MemoryPlanChoice : uint8_t { Auto, File, Lifetimes, PerShape };
 
 struct HostOptions {
   // Cap on the memory plan of any method, and on the scratch its delegates
@@ -41,7 +41,11 @@ struct HostOptions {
   // (pte_lifetime_plan.h says why: views placed over their input, less
   // memory shared across cores), File keeps the file's. Auto re-planned only
   // for runs on more than one thread until views were placed in place; it
-  // stays the default's name.
+  // stays the default's name. PerShape places each run's tensors at the
+  // shapes that run has (method.h, LazyTensor) wherever that is safe, and
+  // by lifetimes elsewhere; Auto and Lifetimes do that too for a method
+  // whose file plan is over max_planned_bytes (a bounded-dynamic method
+  // planned at its upper bound).
   MemoryPlanChoice memory_plan = MemoryPlanChoice::Auto;
   // What messages about places in a text file (TFRT MLIR) call it: its
   // path; "" for "<input>.mlir".
@@ -74,6 +78,15 @@ class HostModel {
   //   "delegates":[{"backend","nodeCounts":{type: n},"nodes":[{"type",
   //   "inputs":[{"dtype","shape"}],"outputs":[...]}]}]}]}
   std::string describe_json() const;
+
+  // What the model holds now: {"fileBytes" (the program and data files
+  // kept), "scratchBytes" (kernel and delegate scratch, shared),
+  // "methods":[{"name","memoryPlan","loaded","methodBytes" (value table,
+  // instructions, delegate state),"plannedBytes" (planned buffers, or the
+  // per-shape arena),"peakBytes" and "scratchBytes" (per-shape only: the
+  // most this method's runs have placed at once, and the kernel scratch
+  // they have needed)}]}.
+  std::string memory_json() const;
 
   // Methods are addressed by index on the run path (describe_json's order);
   // the name-based calls below resolve the name first, for native callers.

@@ -18,6 +18,8 @@ export {
   type Dynamism,
   type InputValue,
   type MethodInfo,
+  type MethodMemory,
+  type ModelMemory,
   type OutputValue,
   type ValueInfo,
   type ValueKind,

@@ -48,10 +48,17 @@ export interface LoadOptions extends ReadOptions {
    * across runs, delegates or control flow): views (view_copy, squeeze,
    * clone...) then sit on their input's bytes and copy nothing, and kernels
    * split across threads do not write over memory the other core has just
-   * used. 'file' keeps the file's plan. The method info's `memoryPlan` says
-   * which plan each method got.
+   * used. 'file' keeps the file's plan. 'per-shape' places each run's
+   * tensors at the shapes that run has, from an arena that grows to the
+   * largest run so far (within maxPlannedBytes), wherever the same rules
+   * allow; runs with the same shapes reuse the same placement. 'auto' and
+   * 'lifetimes' plan that way too a method whose file plan is over
+   * maxPlannedBytes: ExecuTorch plans a bounded-dynamic method at its upper
+   * bound, which can be gigabytes while real inputs need a few megabytes.
+   * The method info's `memoryPlan` says which plan each method got, and
+   * Model.memory() what the runs took.
    */
-  memoryPlan?: 'auto' | 'file' | 'lifetimes' | undefined;
+  memoryPlan?: 'auto' | 'file' | 'lifetimes' | 'per-shape' | undefined;
   /**
    * Run this model in a dedicated worker (a Web Worker; a worker_threads
    * Worker in Node), so that runs never block the page. The Model API is
@@ -68,7 +75,7 @@ export interface LoadOptions extends ReadOptions {
   onPrint?: ((text: string) => void) | undefined;
 }
 
-const MEMORY_PLANS = { auto: 0, file: 1, lifetimes: 2 } as const;
+const MEMORY_PLANS = { auto: 0, file: 1, lifetimes: 2, 'per-shape': 3 } as const;
 
 /**
  * Loads a model: reads `source` (see {@link ModelSource}), detects its
@@ -86,7 +93,7 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
     throw new TridentError(`load: worker must be true or false, got ${String(worker)}`, ErrorCode.InvalidArgument);
   }
   if (!Object.hasOwn(MEMORY_PLANS, memoryPlan)) {
-    throw new TridentError(`load: memoryPlan must be 'auto', 'file' or 'lifetimes', got ${String(memoryPlan)}`, ErrorCode.InvalidArgument);
+    throw new TridentError(`load: memoryPlan must be 'auto', 'file', 'lifetimes' or 'per-shape', got ${String(memoryPlan)}`, ErrorCode.InvalidArgument);
   }
   if (typeof optimize !== 'boolean') {
     throw new TridentError(`load: optimize must be true or false, got ${String(optimize)}`, ErrorCode.InvalidArgument);

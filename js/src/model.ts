@@ -10,7 +10,7 @@ import { valueFromJson } from './json-value.js';
 import type { RuntimeInfo } from './load.js';
 import { threadsWithin } from './threads.js';
 import { Tensor, withArticle, type AnyTensor } from './tensor.js';
-import type { InputValue, MethodInfo, OutputValue } from './values.js';
+import type { InputValue, MethodInfo, ModelMemory, OutputValue } from './values.js';
 
 /** A test case embedded in a bundled program (.bpte). */
 export interface BundledTest {
@@ -273,6 +273,18 @@ export class Model {
   async resetState(): Promise<void> {
     this.assertLive('resetState()');
     await this.#engine.resetState();
+  }
+
+  /**
+   * The memory the model holds now: the file bytes it keeps, the scratch its
+   * kernels share, and per method its bookkeeping and planned memory. For a
+   * method planned per shape (MethodInfo.memoryPlan 'per-shape'), plannedBytes
+   * grows with the largest shapes run so far and peakBytes is the most its
+   * runs placed at once.
+   */
+  async memory(): Promise<ModelMemory> {
+    this.assertLive('memory()');
+    return this.#engine.memory();
   }
 
   /** Every constant tensor of the program (delegates' included): name, dtype, shape, bytes. */

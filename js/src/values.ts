@@ -53,6 +53,31 @@ export interface DelegateInfo {
   readonly nodes: readonly DelegateNodeInfo[];
 }
 
+/** What Model.memory() reports for one method. */
+export interface MethodMemory {
+  readonly name: string;
+  readonly memoryPlan: 'file' | 'lifetimes' | 'per-shape';
+  /** False for a method not loaded now (resetState() drops those whose planned memory starts with data, until their next run). */
+  readonly loaded: boolean;
+  /** The value table, instructions and delegate state. */
+  readonly methodBytes: number;
+  /** Planned buffers; for 'per-shape', the arena its runs have grown so far. */
+  readonly plannedBytes: number;
+  /** 'per-shape' only: the most its runs have placed at once. */
+  readonly peakBytes?: number;
+  /** 'per-shape' only: kernel scratch sized at its runs' shapes (the model's scratchBytes serves the other methods). */
+  readonly scratchBytes?: number;
+}
+
+/** What Model.memory() reports: the memory the model holds now. */
+export interface ModelMemory {
+  /** The program file and attached data files, kept while the model lives. */
+  readonly fileBytes: number;
+  /** Scratch shared by the model's kernels and delegates. */
+  readonly scratchBytes: number;
+  readonly methods: readonly MethodMemory[];
+}
+
 export interface MethodInfo {
   readonly name: string;
   readonly inputs: readonly ValueInfo[];
@@ -68,10 +93,12 @@ export interface MethodInfo {
   readonly intermediateBytes?: number;
   /**
    * Where the method's memory plan comes from: 'file' (the one the .pte
-   * brings) or 'lifetimes' (made at load from the tensors' lifetimes: always
-   * for .pt2; for a .pte, see LoadOptions.memoryPlan).
+   * brings), 'lifetimes' (made at load from the tensors' lifetimes: always
+   * for .pt2; for a .pte, see LoadOptions.memoryPlan) or 'per-shape' (each
+   * run places its tensors at the shapes it has; plannedBytes is then 0,
+   * and Model.memory() says what the runs took).
    */
-  readonly memoryPlan?: 'file' | 'lifetimes';
+  readonly memoryPlan?: 'file' | 'lifetimes' | 'per-shape';
   /**
    * Inputs the method mutates in place (a .pt2 graph's user_input_mutation):
    * run() writes their new values back into the Tensors passed in.

@@ -2,7 +2,8 @@
 // by lifetimes (cpp/formats/pte/pte_lifetime_plan.h) must run the same
 // program: every exported model gives bit-identical outputs under the
 // file's plan and the new one, twice in a row (no state leaks between runs
-// through shared memory). Methods with delegates keep the file's plan.
+// through shared memory), and so must planning at each run's shapes
+// (memoryPlan 'per-shape'). Methods with delegates keep the file's plan.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,26 +20,31 @@ interface Entry {
 
 function body(index: Record<string, Entry>): void {
   for (const entry of Object.values(index)) {
-    it(`${entry.name}: the same outputs under the file's plan and one by lifetimes`, async () => {
+    it(`${entry.name}: the same outputs under the file's plan, one by lifetimes and one per shape`, async () => {
       const bytes = readFileSync(path.join(MODELS_DIR, entry.pte));
       const input = parseNpy(new Uint8Array(readFileSync(path.join(MODELS_DIR, entry.input))), entry.input) as Tensor;
       const byFile = await load(bytes, { memoryPlan: 'file' });
       const byLifetimes = await load(bytes, { memoryPlan: 'lifetimes' });
+      const byShape = await load(bytes, { memoryPlan: 'per-shape' });
       try {
         const method = byFile.methods[0]!.name;
         expect(byFile.methods[0]!.memoryPlan).toBe('file');
         const delegated = (entry.delegates ?? 0) > 0;
         expect(byLifetimes.methods[0]!.memoryPlan).toBe(delegated ? 'file' : 'lifetimes');
+        expect(byShape.methods[0]!.memoryPlan).toBe(delegated ? 'file' : 'per-shape');
         const want = ((await byFile.run(method, [input]))[0] as Tensor).data;
-        for (let run = 0; run < 2; run++) {
-          const got = ((await byLifetimes.run(method, [input]))[0] as Tensor).data;
-          expect(got.length).toBe(want.length);
-          expect(Buffer.from(got.buffer, got.byteOffset, got.byteLength).equals(
-            Buffer.from(want.buffer, want.byteOffset, want.byteLength))).toBe(true);
+        for (const model of [byLifetimes, byShape]) {
+          for (let run = 0; run < 2; run++) {
+            const got = ((await model.run(method, [input]))[0] as Tensor).data;
+            expect(got.length).toBe(want.length);
+            expect(Buffer.from(got.buffer, got.byteOffset, got.byteLength).equals(
+              Buffer.from(want.buffer, want.byteOffset, want.byteLength)), model.methods[0]!.memoryPlan).toBe(true);
+          }
         }
       } finally {
         byFile.dispose();
         byLifetimes.dispose();
+        byShape.dispose();
       }
     }, 300_000);
   }
@@ -81,10 +87,10 @@ function body(index: Record<string, Entry>): void {
 }
 
 describe('load option memoryPlan', () => {
-  it("must be 'auto', 'file' or 'lifetimes'", async () => {
+  it("must be 'auto', 'file', 'lifetimes' or 'per-shape'", async () => {
     await expect(load(new Uint8Array(8), { memoryPlan: 'greedy' as unknown as 'auto' })).rejects.toMatchObject({
       code: ErrorCode.InvalidArgument,
-      message: expect.stringContaining("memoryPlan must be 'auto', 'file' or 'lifetimes'"),
+      message: expect.stringContaining("memoryPlan must be 'auto', 'file', 'lifetimes' or 'per-shape'"),
     });
   });
 });

@@ -24,6 +24,7 @@ constexpr uint64_t kAlignment = 64;
 struct PlannedTensor {
   const fb::Tensor* tensor = nullptr;
   uint64_t file_offset = 0;
+  int32_t value = 0;
 };
 
 const fb::Tensor* planned_tensor(const fb::EValue* v) {
@@ -134,6 +135,14 @@ bool is_out_variant(const fb::Operator* op) {
          (n > 4 && memcmp(o->data() + n - 4, "_out", 4) == 0);
 }
 
+bool is_input(const fb::ExecutionPlan* plan, int32_t v) {
+  const auto* inputs = plan->inputs();
+  for (size_t i = 0; inputs != nullptr && i < inputs->size(); ++i) {
+    if (read_element(inputs, i) == v) return true;
+  }
+  return false;
+}
+
 // "aten::add" + "out" -> "aten::add.out"; false when it does not fit.
 bool full_op_name(const fb::Operator* op, char* out, size_t capacity) {
   if (op == nullptr || op->name() == nullptr) return false;
@@ -143,14 +152,37 @@ bool full_op_name(const fb::Operator* op, char* out, size_t capacity) {
   return n > 0 && static_cast<size_t>(n) < capacity;
 }
 
-}  // namespace
+// The planned tensors' lifetimes, after every rule of pte_lifetime_plan.h
+// has been checked. `views`: whether a kernel may return a tensor with no
+// memory of its own (a view over its input, executorch_prim::et_view); the
+// planner here does not follow a view's uses back to its base, the per-shape
+// schedule (lazy_plan.h) does.
+struct Lifetimes {
+  int32_t* slot = nullptr;  // per value: its planned tensor, or -1
+  LifetimeBuffer* buffers = nullptr;
+  size_t np = 0;
+};
 
-Result<uint64_t> plan_by_lifetimes(const fb::ExecutionPlan* plan, Span<uint64_t> offsets,
-                                   MemoryAllocator scratch, uint64_t max_bytes) {
+// executorch_prim::et_view.default(self, size) -> out: ExecuTorch plans the
+// view at its base's bytes, and the kernel points it there. (In-place ops
+// such as copy_ also return a tensor they do not name as an out, but write
+// it: that is not a view.)
+bool is_view_op(const fb::Operator* op) {
+  return op != nullptr && op->name() != nullptr &&
+         strcmp(op->name()->c_str(), "executorch_prim::et_view") == 0 &&
+         (op->overload() == nullptr || op->overload()->size() == 0 ||
+          strcmp(op->overload()->c_str(), "default") == 0);
+}
+
+// A planned tensor a view op returns, named there for the first time.
+bool is_view_birth(bool view_op, int32_t count, int32_t returned_at, int32_t step) {
+  return view_op && count == 1 && returned_at == step;
+}
+
+Result<Lifetimes> analyze(const fb::ExecutionPlan* plan, MemoryAllocator& scratch, bool views,
+                          Span<uint8_t> view_flags) {
   const auto* values = plan->values();
   const size_t nv = values ? values->size() : 0;
-  TRI_CHECK(offsets.size() == nv, Error::InvalidArgument, "%zu offsets for %zu values",
-            offsets.size(), nv);
   const auto* chains = plan->chains();
   const auto* instructions =
       chains && chains->size() == 1 && chains->Get(0) ? chains->Get(0)->instructions() : nullptr;
@@ -164,7 +196,6 @@ Result<uint64_t> plan_by_lifetimes(const fb::ExecutionPlan* plan, Span<uint64_t>
             "no scratch memory to re-plan %zu values", nv);
   size_t np = 0;
   for (size_t i = 0; i < nv; ++i) {
-    offsets[i] = 0;
     slot[i] = -1;
     const fb::Tensor* t = planned_tensor(values->Get(static_cast<flatbuffers::uoffset_t>(i)));
     if (t == nullptr) continue;
@@ -202,6 +233,7 @@ Result<uint64_t> plan_by_lifetimes(const fb::ExecutionPlan* plan, Span<uint64_t>
     const fb::AllocationDetails* a = t->allocation_info();
     PlannedTensor& p = planned[slot[i]];
     p.tensor = t;
+    p.value = static_cast<int32_t>(i);
     p.file_offset = static_cast<uint64_t>(a->memory_offset_low()) |
                     (static_cast<uint64_t>(a->memory_offset_high()) << 32);
     LifetimeBuffer& b = buffers[slot[i]];
@@ -238,10 +270,24 @@ Result<uint64_t> plan_by_lifetimes(const fb::ExecutionPlan* plan, Span<uint64_t>
     size_t returned = 0;
     const int64_t n = collect_refs(call, values, refs, ref_capacity, &returned);
     TRI_CHECK(n >= 0, Error::NotSupported, "instruction %zu names a value out of range", k);
+    if (!views && returned < static_cast<size_t>(n)) {
+      const int32_t r = refs[returned];
+      const fb::EValue* ret = values->Get(static_cast<flatbuffers::uoffset_t>(r));
+      const fb::Tensor* t = ret && ret->val_type() == fb::KernelTypes::Tensor ? ret->val_as_Tensor()
+                                                                              : nullptr;
+      TRI_CHECK(t == nullptr || slot[r] >= 0 || t->data_buffer_idx() > 0 || is_input(plan, r),
+                Error::NotSupported,
+                "instruction %zu returns value %" PRId32
+                ", a view with no memory of its own, whose base this planner does not keep "
+                "alive",
+                k, r);
+    }
     const uint32_t op_index =
         call->op_index() < 0 ? UINT32_MAX : static_cast<uint32_t>(call->op_index());
     const bool out_variant = operators != nullptr && op_index < operators->size() &&
                              is_out_variant(operators->Get(op_index));
+    const bool view_op =
+        operators != nullptr && op_index < operators->size() && is_view_op(operators->Get(op_index));
     const int32_t step = static_cast<int32_t>(k + 1);
     for (int64_t r = 0; r < n; ++r) {
       const int32_t v = refs[r];
@@ -256,6 +302,10 @@ Result<uint64_t> plan_by_lifetimes(const fb::ExecutionPlan* plan, Span<uint64_t>
       const int32_t v = refs[r];
       if (slot[v] < 0) continue;
       LifetimeBuffer& b = buffers[slot[v]];
+      if (b.first == kUnseen && views && is_view_birth(view_op, count[v], returned_at[v], step)) {
+        view_flags[v] = 1;
+        b.first = step;
+      }
       if (b.first == kUnseen) {
         // Written here: an out variant's out, named twice (as the out
         // argument and as the returned value).
@@ -335,6 +385,8 @@ Result<uint64_t> plan_by_lifetimes(const fb::ExecutionPlan* plan, Span<uint64_t>
     for (size_t j = i + 1; j < np && planned[by_offset[j]].file_offset < x_end; ++j) {
       const uint32_t y = by_offset[j];
       if (buffers[y].size == 0) continue;
+      // A view sits on its base's bytes on purpose.
+      if (views && (view_flags[planned[x].value] || view_flags[planned[y].value])) continue;
       TRI_CHECK(buffers[x].last < buffers[y].first || buffers[y].last < buffers[x].first,
                 Error::NotSupported,
                 "the file's plan shares bytes between two tensors live at the same step "
@@ -343,13 +395,36 @@ Result<uint64_t> plan_by_lifetimes(const fb::ExecutionPlan* plan, Span<uint64_t>
     }
   }
 
+  return Lifetimes{slot, buffers, np};
+}
+
+}  // namespace
+
+Error check_replannable(const fb::ExecutionPlan* plan, MemoryAllocator scratch,
+                        Span<uint8_t> views) {
+  const size_t nv = plan->values() ? plan->values()->size() : 0;
+  TRI_CHECK(views.size() == nv, Error::InvalidArgument, "%zu view flags for %zu values",
+            views.size(), nv);
+  for (uint8_t& v : views) v = 0;
+  return analyze(plan, scratch, /*views=*/true, views).error();
+}
+
+Result<uint64_t> plan_by_lifetimes(const fb::ExecutionPlan* plan, Span<uint64_t> offsets,
+                                   MemoryAllocator scratch, uint64_t max_bytes) {
+  const size_t nv = plan->values() ? plan->values()->size() : 0;
+  TRI_CHECK(offsets.size() == nv, Error::InvalidArgument, "%zu offsets for %zu values",
+            offsets.size(), nv);
+  TRI_ASSIGN_OR_RETURN(const Lifetimes lives, analyze(plan, scratch, /*views=*/false, {}));
+  const size_t np = lives.np;
+  LifetimeBuffer* buffers = lives.buffers;
+  const int32_t* slot = lives.slot;
   TRI_ASSIGN_OR_RETURN(const uint64_t arena,
                        plan_lifetimes(Span<LifetimeBuffer>(buffers, np), kAlignment, scratch));
   TRI_CHECK(arena <= max_bytes, Error::LimitExceeded,
             "the lifetime plan needs %" PRIu64 " bytes, over the limit of %" PRIu64, arena,
             max_bytes);
   for (size_t i = 0; i < nv; ++i) {
-    if (slot[i] >= 0) offsets[i] = buffers[slot[i]].offset;
+    offsets[i] = slot[i] >= 0 ? buffers[slot[i]].offset : 0;
   }
   return arena;
 }

@@ -26,7 +26,17 @@
 //   kernel as its out (the value also appears as the returned alias), so
 //   nothing is read before this run writes it;
 // - no two tensors live at the same step share bytes in the file's plan
-//   (a deliberate alias, e.g. an elided view, must stay one).
+//   (a deliberate alias, e.g. an elided view, must stay one);
+// - no kernel returns a view, a tensor with no memory of its own
+//   (executorch_prim::et_view): this planner would let its base die at the
+//   view's birth.
+//
+// The same rules, views allowed, say whether a method may be planned at each
+// run's shapes instead (check_replannable): its planned tensors then get no
+// memory at load, and the core's per-shape schedule (runtime/executor/
+// lazy_plan.h) binds them as the run's kernels size them, keeping a view's
+// base alive as long as the view. That is how a bounded-dynamic method whose
+// file plan (made at the upper bound) is over max_planned_bytes still runs.
 #pragma once
 
 #include <cstdint>
@@ -54,5 +64,16 @@ constexpr size_t kLifetimePlanScratchFixed = 4096;
 Result<uint64_t> plan_by_lifetimes(const executorch_flatbuffer::ExecutionPlan* plan,
                                    Span<uint64_t> offsets, MemoryAllocator scratch,
                                    uint64_t max_bytes);
+
+// Whether the method may be planned per shape instead (method.h's
+// LazyTensor; the host binds its tensors as each run sizes them): the same
+// rules, except that views are allowed, because the per-shape schedule
+// keeps a view's base alive for the view's uses. Same scratch as above.
+// `views` (one per value) comes back 1 for each view a kernel returns
+// (executorch_prim::et_view, planned by ExecuTorch at its base's bytes):
+// planned per shape, those get no memory, and their kernel points them at
+// their base.
+Error check_replannable(const executorch_flatbuffer::ExecutionPlan* plan,
+                        MemoryAllocator scratch, Span<uint8_t> views);
 
 }  // namespace tri::pte

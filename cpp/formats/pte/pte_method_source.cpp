@@ -45,6 +45,8 @@ Error PteMethodSource::build_values(const ValueBuildContext& context, Span<EValu
   ctx.method = name();
   ctx.sizing = context.sizing;
   ctx.lifetime_offsets = program_.lifetime_offsets(method_);
+  ctx.per_shape = program_.plans_per_shape(method_);
+  ctx.views = program_.per_shape_views(method_);
   return parse_values(ctx, values);
 }
 

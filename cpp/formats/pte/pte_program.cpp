@@ -34,23 +34,31 @@ Error PteProgram::check_methods() const {
               method_name(m), chains->size());
     const auto* sizes = plan(m)->non_const_buffer_sizes();
     const size_t n = sizes ? sizes->size() : 0;
-    uint64_t total = 0;
     for (size_t i = 1; i < n; ++i) {
       const int64_t size = read_element(sizes, i);
       TRI_CHECK(size >= 0, Error::InvalidProgram,
                 "method '%s': planned buffer %zu has negative size %" PRId64,
                 method_name(m), i, size);
-      TRI_CHECK(static_cast<uint64_t>(size) <= options_.max_planned_bytes &&
-                    total + static_cast<uint64_t>(size) <=
-                        options_.max_planned_bytes,
-                Error::LimitExceeded,
-                "method '%s': memory plan needs %" PRIu64
-                " bytes (buffer %zu alone is %" PRId64
-                "), over the limit of %" PRIu64 " bytes",
-                method_name(m), total + static_cast<uint64_t>(size), i, size,
-                options_.max_planned_bytes);
-      total += static_cast<uint64_t>(size);
     }
+    if (!options_.defer_plan_limit) TRI_TRY(check_plan_limit(m));
+  }
+  return Error::Ok;
+}
+
+Error PteProgram::check_plan_limit(size_t m) const {
+  TRI_CHECK(m < num_methods(), Error::InvalidArgument, "method %zu out of range", m);
+  const auto* sizes = plan(m)->non_const_buffer_sizes();
+  const size_t n = sizes ? sizes->size() : 0;
+  uint64_t total = 0;
+  for (size_t i = 1; i < n; ++i) {
+    // check_methods() refused negative sizes.
+    const uint64_t size = static_cast<uint64_t>(read_element(sizes, i));
+    TRI_CHECK(size <= options_.max_planned_bytes && total + size <= options_.max_planned_bytes,
+              Error::LimitExceeded,
+              "method '%s': memory plan needs %" PRIu64 " bytes (buffer %zu alone is %" PRIu64
+              "), over the limit of %" PRIu64 " bytes",
+              method_name(m), total + size, i, size, options_.max_planned_bytes);
+    total += size;
   }
   return Error::Ok;
 }
@@ -122,6 +130,7 @@ size_t PteProgram::num_instructions(size_t method) const {
 }
 
 size_t PteProgram::num_planned_buffers(size_t method) const {
+  if (plans_per_shape(method)) return 0;
   if (lifetime_offsets(method) != nullptr) return 1;
   // Entry 0 of non_const_buffer_sizes is reserved by ExecuTorch.
   const auto* sizes = plan(method)->non_const_buffer_sizes();
@@ -139,6 +148,7 @@ Result<size_t> PteProgram::planned_buffer_size(size_t method,
 }
 
 const char* PteProgram::memory_plan(size_t method) const {
+  if (plans_per_shape(method)) return "per-shape";
   return lifetime_offsets(method) != nullptr ? "lifetimes" : "file";
 }
 
@@ -164,6 +174,12 @@ Result<uint64_t> PteProgram::plan_by_lifetimes(size_t method, Span<uint64_t> off
                                                MemoryAllocator scratch) const {
   TRI_CHECK(method < num_methods(), Error::InvalidArgument, "method %zu out of range", method);
   return pte::plan_by_lifetimes(plan(method), offsets, scratch, options_.max_planned_bytes);
+}
+
+Error PteProgram::check_per_shape(size_t method, MemoryAllocator scratch,
+                                  Span<uint8_t> views) const {
+  TRI_CHECK(method < num_methods(), Error::InvalidArgument, "method %zu out of range", method);
+  return pte::check_replannable(plan(method), scratch, views);
 }
 
 Result<ByteSpan> PteProgram::constant_data(uint32_t buffer_index,

@@ -24,6 +24,10 @@ struct PteLoadOptions {
   // A method whose memory plan asks for more than this fails to load (a
   // hostile file could otherwise make the host allocate without bound).
   uint64_t max_planned_bytes = uint64_t{1} << 30;
+  // Let a method whose file plan is over that limit load, to be planned per
+  // shape (set_lifetime_plans); the host checks check_plan_limit() for the
+  // others.
+  bool defer_plan_limit = false;
 };
 
 // A method's memory plan made at load by lifetimes (pte_lifetime_plan.h):
@@ -31,6 +35,11 @@ struct PteLoadOptions {
 struct LifetimePlan {
   const uint64_t* offsets = nullptr;  // null: the file's plan
   uint64_t bytes = 0;
+  // Planned at each run's shapes instead (method.h, LazyTensor): no planned
+  // buffers; offsets stays null, and `views` flags the values that are views
+  // (check_per_shape), which get no memory of their own.
+  bool per_shape = false;
+  const uint8_t* views = nullptr;
 };
 
 class PteProgram final : public Program {
@@ -72,6 +81,19 @@ class PteProgram final : public Program {
   void set_lifetime_plans(Span<const LifetimePlan> plans) { lifetime_plans_ = plans; }
   const uint64_t* lifetime_offsets(size_t method) const {
     return method < lifetime_plans_.size() ? lifetime_plans_[method].offsets : nullptr;
+  }
+  bool plans_per_shape(size_t method) const {
+    return method < lifetime_plans_.size() && lifetime_plans_[method].per_shape;
+  }
+  // LimitExceeded when the file's plan of `method` is over max_planned_bytes.
+  Error check_plan_limit(size_t method) const;
+  // Whether planning `method` per shape is safe (pte_lifetime_plan.h's
+  // rules); NotSupported says which rule fails. `views`: one flag per
+  // value, set for the views its kernels return.
+  Error check_per_shape(size_t method, MemoryAllocator scratch, Span<uint8_t> views) const;
+  // The view flags of a method planned per shape (null otherwise).
+  const uint8_t* per_shape_views(size_t method) const {
+    return plans_per_shape(method) ? lifetime_plans_[method].views : nullptr;
   }
 
   const PteFile& file() const { return file_; }

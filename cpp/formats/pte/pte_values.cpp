@@ -64,6 +64,18 @@ Error bind_tensor_data(const ValueTableContext& ctx, const fb::Tensor* t, size_t
   const fb::ExtraTensorInfo* extra = t->extra_tensor_info();
   const fb::AllocationDetails* alloc = t->allocation_info();
   void* planned = nullptr;
+  if (alloc != nullptr && ctx.per_shape) {
+    out->set_data(nullptr, 0);
+    if (ctx.views != nullptr && ctx.views[index]) return Error::Ok;
+    const auto* inputs = ctx.plan->inputs();
+    for (size_t i = 0; inputs != nullptr && i < inputs->size(); ++i) {
+      if (read_element(inputs, i) == static_cast<int32_t>(index)) return Error::Ok;
+    }
+    TRI_CHECK(ctx.memory->binder != nullptr, Error::InvalidState,
+              "a method planned per shape needs a TensorBinder");
+    out->set_binder(ctx.memory->binder);
+    return Error::Ok;
+  }
   if (alloc != nullptr && ctx.sizing) {
     // The real build binds it (and checks its range); nothing to allocate.
     out->set_data(nullptr, 0);

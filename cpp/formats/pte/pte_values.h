@@ -35,6 +35,12 @@ struct ValueTableContext {
   // A plan by lifetimes (pte_lifetime_plan.h): every planned tensor's
   // offset in planned buffer 1, by value index; null: the file's plan.
   const uint64_t* lifetime_offsets = nullptr;
+  // Planning per shape (pte_lifetime_plan.h): planned tensors get no memory
+  // here; the method's inputs are bound by the caller, the rest by
+  // memory->binder as the run sizes them.
+  bool per_shape = false;
+  // Per value, whether it is a view a kernel points at its base (per shape).
+  const uint8_t* views = nullptr;
 };
 
 // Builds every value of the plan into `values` (already allocated, one per

@@ -10,6 +10,7 @@
 #include "cpp/runtime/core/error.h"
 #include "cpp/runtime/core/result.h"
 #include "cpp/runtime/core/span.h"
+#include "cpp/runtime/core/tensor.h"
 
 namespace tri {
 
@@ -103,6 +104,10 @@ struct MemoryManager {
   MemoryAllocator* method = nullptr;
   PlannedMemory* planned = nullptr;
   MemoryAllocator* temp = nullptr;
+  // Per-shape planning (method.h, LazyTensor): places the tensors a front
+  // end leaves to the run, at the sizes each run gives them. Null: every
+  // planned tensor lives in `planned`.
+  TensorBinder* binder = nullptr;
 };
 
 }  // namespace tri

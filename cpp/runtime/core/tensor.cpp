@@ -139,33 +139,47 @@ Error Tensor::resize(Span<const SizesType> new_sizes) {
   for (size_t i = 0; i < new_sizes.size(); ++i) {
     same = same && new_sizes[i] == sizes_[i];
   }
-  if (same) {
+  const bool needs_binding = binder_ != nullptr && data_ == nullptr;
+  if (same && !needs_binding) {
     return Error::Ok;
   }
-  TRI_CHECK(dynamism_ != ShapeDynamism::Static, Error::InvalidArgument,
-            "static tensor of shape %s cannot take shape %s",
-            format_sizes(sizes(), have, sizeof(have)),
-            format_sizes(new_sizes, want, sizeof(want)));
-  size_t numel = 0;
-  TRI_CHECK(checked_numel(new_sizes, &numel), Error::InvalidArgument,
-            "invalid sizes %s", format_sizes(new_sizes, want, sizeof(want)));
-  TRI_CHECK(strides_fit(new_sizes), Error::NotSupported,
-            "sizes %s are too large (more than 2^31 elements per stride)",
-            format_sizes(new_sizes, want, sizeof(want)));
-  if (dynamism_ == ShapeDynamism::DynamicBound) {
-    for (size_t i = 0; i < new_sizes.size(); ++i) {
-      TRI_CHECK(new_sizes[i] <= bound_sizes_[i], Error::InvalidArgument,
-                "shape %s is outside the upper bound %s (dim %zu)",
-                format_sizes(new_sizes, want, sizeof(want)),
-                format_sizes(bound_sizes(), have, sizeof(have)), i);
+  size_t numel = numel_;
+  if (!same) {
+    TRI_CHECK(dynamism_ != ShapeDynamism::Static, Error::InvalidArgument,
+              "static tensor of shape %s cannot take shape %s",
+              format_sizes(sizes(), have, sizeof(have)),
+              format_sizes(new_sizes, want, sizeof(want)));
+    TRI_CHECK(checked_numel(new_sizes, &numel), Error::InvalidArgument,
+              "invalid sizes %s", format_sizes(new_sizes, want, sizeof(want)));
+    TRI_CHECK(numel <= SIZE_MAX / element_size(), Error::InvalidArgument,
+              "sizes %s overflow the address space",
+              format_sizes(new_sizes, want, sizeof(want)));
+    TRI_CHECK(strides_fit(new_sizes), Error::NotSupported,
+              "sizes %s are too large (more than 2^31 elements per stride)",
+              format_sizes(new_sizes, want, sizeof(want)));
+    if (dynamism_ == ShapeDynamism::DynamicBound) {
+      for (size_t i = 0; i < new_sizes.size(); ++i) {
+        TRI_CHECK(new_sizes[i] <= bound_sizes_[i], Error::InvalidArgument,
+                  "shape %s is outside the upper bound %s (dim %zu)",
+                  format_sizes(new_sizes, want, sizeof(want)),
+                  format_sizes(bound_sizes(), have, sizeof(have)), i);
+      }
     }
   }
-  // Memory that is not bound yet (data == nullptr) is checked when it is.
-  TRI_CHECK(data_ == nullptr || numel <= capacity_ / element_size(),
-            Error::InvalidArgument,
-            "shape %s needs %zu bytes but the tensor's memory holds %zu",
-            format_sizes(new_sizes, want, sizeof(want)),
-            numel * element_size(), capacity_);
+  if (binder_ != nullptr) {
+    const size_t nbytes = numel * element_size();
+    if (data_ == nullptr || nbytes > capacity_) {
+      TRI_TRY_CONTEXT(binder_->bind(*this, nbytes), "tensor of shape %s",
+                      format_sizes(new_sizes, want, sizeof(want)));
+    }
+  } else {
+    // Memory that is not bound yet (data == nullptr) is checked when it is.
+    TRI_CHECK(data_ == nullptr || numel <= capacity_ / element_size(),
+              Error::InvalidArgument,
+              "shape %s needs %zu bytes but the tensor's memory holds %zu",
+              format_sizes(new_sizes, want, sizeof(want)),
+              numel * element_size(), capacity_);
+  }
   for (size_t i = 0; i < new_sizes.size(); ++i) {
     sizes_[i] = new_sizes[i];
   }

@@ -29,6 +29,31 @@ enum class ShapeDynamism : uint8_t {
 
 const char* shape_dynamism_name(ShapeDynamism dynamism);
 
+class MemoryAllocator;
+class Tensor;
+
+// Places a tensor whose memory the plan leaves to the run (per-shape
+// planning: method.h's LazyTensor). Tensor::resize asks it for the bytes the
+// new shape needs, so the memory follows the shapes a run really has rather
+// than their upper bound. The host implements it over memory it owns.
+class TensorBinder {
+ public:
+  // Gives `tensor` at least `nbytes` (set_data), releasing what it held.
+  virtual Error bind(Tensor& tensor, size_t nbytes) = 0;
+  // Takes back what bind() gave `tensor`, which is left without memory.
+  virtual void release(Tensor& tensor) = 0;
+  // Takes back everything at once (the start of a run); the tensors holding
+  // it are unbound by their owner.
+  virtual void release_all() = 0;
+  // Points `temp` at scratch of at least `bytes` for the next kernel: a
+  // method planned per shape sizes its kernels' scratch at the run's shapes
+  // too, not at the bound.
+  virtual Error reserve_scratch(size_t bytes, MemoryAllocator& temp) = 0;
+
+ protected:
+  ~TensorBinder() = default;
+};
+
 class Tensor {
  public:
   Tensor() = default;
@@ -71,13 +96,21 @@ class Tensor {
 
   // Changes the shape, keeping rank and dim order. Fails, naming the sizes,
   // when the dynamism or the capacity forbid it; the tensor is unchanged then.
+  // A tensor with a binder that has no memory yet, or too little, gets it
+  // from the binder here, even when the shape stays.
   Error resize(Span<const SizesType> new_sizes);
+
+  // Per-shape planning: memory comes from `binder` at resize (null: the
+  // tensor's memory is fixed by whoever set it).
+  void set_binder(TensorBinder* binder) { binder_ = binder; }
+  TensorBinder* binder() const { return binder_; }
 
  private:
   void compute_strides();
 
   void* data_ = nullptr;
   size_t capacity_ = 0;
+  TensorBinder* binder_ = nullptr;
   size_t numel_ = 1;
   ScalarType type_ = ScalarType::Float;
   ShapeDynamism dynamism_ = ShapeDynamism::Static;

@@ -52,25 +52,29 @@ namespace {
 // A tensor with elements but no memory (neither planned nor an input, or
 // released by a FreeCall) would make any kernel write through a null
 // pointer; hostile programs can declare such values, so they are refused.
-Error check_has_memory(const Tensor* t, size_t arg) {
-  TRI_CHECK(t == nullptr || t->data() != nullptr || t->nbytes() == 0,
-            Error::InvalidProgram,
-            "argument %zu: tensor has no memory (not memory-planned, not an "
-            "input, or freed)",
-            arg);
-  return Error::Ok;
+// Per-shape planning leaves the tensors an instruction writes first
+// (`pending`) to be placed when its kernel sizes them.
+Error check_has_memory(const Tensor* t, size_t arg, Span<const LazyTensor> pending) {
+  if (t == nullptr || t->data() != nullptr || t->nbytes() == 0) return Error::Ok;
+  for (const LazyTensor& lazy : pending) {
+    if (lazy.tensor == t) return Error::Ok;
+  }
+  return fail(Error::InvalidProgram,
+              "argument %zu: tensor has no memory (not memory-planned, not an "
+              "input, or freed)",
+              arg);
 }
 
-Error check_args_have_memory(const Instruction& instr) {
+Error check_args_have_memory(const Instruction& instr, Span<const LazyTensor> pending) {
   for (uint32_t i = 0; i < instr.num_args; ++i) {
     const EValue& v = *instr.args[i];
     if (v.is_tensor()) {
-      TRI_TRY(check_has_memory(v.payload.as_tensor, i));
+      TRI_TRY(check_has_memory(v.payload.as_tensor, i, pending));
     } else if (v.tag == Tag::TensorList || v.tag == Tag::OptionalTensorList) {
       const BoxedTensorList& list = v.payload.as_tensor_list;
       for (size_t k = 0; k < list.size; ++k) {
         if (list.items[k]->is_tensor()) {
-          TRI_TRY(check_has_memory(list.items[k]->payload.as_tensor, i));
+          TRI_TRY(check_has_memory(list.items[k]->payload.as_tensor, i, pending));
         }
       }
     }
@@ -90,10 +94,22 @@ Error Method::run_instruction(size_t pc, size_t* next_pc, InstructionTiming* tim
       context.temp = temp_;
       context.user_data = op.kernel.user_data;
       KernelArgs args(instr.args, instr.num_args);
+      if (plan_.binder != nullptr && op.kernel.scratch != nullptr) {
+        // Planned per shape: the scratch this call needs at this run's
+        // shapes (outs not sized yet keep their last sizes).
+        TRI_CHECK(temp_ != nullptr, Error::InvalidState,
+                  "instruction %zu (%s): a method planned per shape needs a scratch allocator", pc,
+                  op.name);
+        const size_t need = op.kernel.scratch(args);
+        if (need > temp_->capacity()) {
+          TRI_TRY_CONTEXT(plan_.binder->reserve_scratch(need, *temp_), "instruction %zu (%s)", pc,
+                          op.name);
+        }
+      }
       if (temp_ != nullptr) {
         temp_->reset();
       }
-      TRI_TRY_CONTEXT(check_args_have_memory(instr), "instruction %zu (%s)", pc,
+      TRI_TRY_CONTEXT(check_args_have_memory(instr, pending()), "instruction %zu (%s)", pc,
                       op.name);
       TRI_TRY_CONTEXT(op.kernel.fn(context, args), "instruction %zu (%s)", pc,
                       op.name);
@@ -110,7 +126,7 @@ Error Method::run_instruction(size_t pc, size_t* next_pc, InstructionTiming* tim
       if (temp_ != nullptr) {
         temp_->reset();
       }
-      TRI_TRY_CONTEXT(check_args_have_memory(instr), "instruction %zu (delegate %" PRIu32
+      TRI_TRY_CONTEXT(check_args_have_memory(instr, pending()), "instruction %zu (delegate %" PRIu32
                       ", %s)", pc, instr.target, d.backend_id);
       TRI_TRY_CONTEXT(
           d.backend->execute(d.handle, context,
@@ -157,6 +173,43 @@ Error Method::run_instruction(size_t pc, size_t* next_pc, InstructionTiming* tim
   return fail(Error::Internal, "instruction %zu has an unknown kind", pc);
 }
 
+Error Method::bind_lazy(size_t pc, size_t* next) {
+  pending_begin_ = *next;
+  while (*next < plan_.lazy.size() && plan_.lazy[*next].first == pc) {
+    Tensor& t = *plan_.lazy[*next].tensor;
+    // A static shape is known before the kernel runs; binding it here does
+    // not rely on the kernel sizing its out.
+    if (!plan_.lazy[*next].view && t.dynamism() == ShapeDynamism::Static && t.nbytes() > 0) {
+      TRI_TRY(plan_.binder->bind(t, t.nbytes()));
+    }
+    ++*next;
+  }
+  pending_end_ = *next;
+  return Error::Ok;
+}
+
+Error Method::finish_lazy(size_t pc, size_t* released) {
+  for (size_t i = pending_begin_; i < pending_end_; ++i) {
+    const Tensor& t = *plan_.lazy[i].tensor;
+    TRI_CHECK(t.data() != nullptr || t.nbytes() == 0, Error::Internal,
+              "instruction %zu (%s) wrote a tensor of %zu bytes without sizing it first "
+              "(planning per shape needs each kernel to size its outs)",
+              pc, instruction_name(pc), t.nbytes());
+  }
+  pending_begin_ = pending_end_ = 0;
+  while (*released < plan_.lazy_by_last.size()) {
+    LazyTensor& lazy = plan_.lazy[plan_.lazy_by_last[*released]];
+    if (lazy.last != pc) break;
+    if (lazy.view) {
+      lazy.tensor->set_data(nullptr, 0);
+    } else {
+      plan_.binder->release(*lazy.tensor);
+    }
+    ++*released;
+  }
+  return Error::Ok;
+}
+
 Error Method::execute(const ExecuteOptions& options) {
   // Inputs the plan left without memory must have been bound by the caller.
   for (size_t i = 0; i < plan_.inputs.size(); ++i) {
@@ -171,6 +224,16 @@ Error Method::execute(const ExecuteOptions& options) {
   TRI_CHECK(!profiling || options.timings.size() == end, Error::InvalidArgument,
             "method '%s': %zu timing slots for %zu instructions", plan_.name,
             options.timings.size(), end);
+  // Per-shape planning: the last run's tensors (its outputs among them) go
+  // back, so each run places its own from an empty arena, and the same
+  // shapes land where they did before.
+  TensorBinder* const binder = plan_.binder;
+  size_t next_lazy = 0;
+  size_t released = 0;
+  if (binder != nullptr) {
+    binder->release_all();
+    for (LazyTensor& lazy : plan_.lazy) lazy.tensor->set_data(nullptr, 0);
+  }
   size_t pc = 0;
   uint64_t executed = 0;
   while (pc < end) {
@@ -180,8 +243,15 @@ Error Method::execute(const ExecuteOptions& options) {
               plan_.name, executed);
     size_t next = 0;
     const uint64_t start = profiling ? now_ns() : 0;
+    if (binder != nullptr) {
+      TRI_TRY_CONTEXT(bind_lazy(pc, &next_lazy), "method '%s', instruction %zu (%s)",
+                      plan_.name, pc, instruction_name(pc));
+    }
     TRI_TRY_CONTEXT(run_instruction(pc, &next, profiling ? &options.timings[pc] : nullptr),
                     "method '%s'", plan_.name);
+    if (binder != nullptr) {
+      TRI_TRY_CONTEXT(finish_lazy(pc, &released), "method '%s'", plan_.name);
+    }
     if (profiling) {
       options.timings[pc].nanoseconds += now_ns() - start;
       ++options.timings[pc].calls;

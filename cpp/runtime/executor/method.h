@@ -14,6 +14,24 @@
 
 namespace tri {
 
+// Per-shape planning: a tensor the front end gave no memory, placed by the
+// method's TensorBinder while the run goes. It is bound before instruction
+// `first` (a static shape) or when that instruction's kernel sizes it (a
+// dynamic one), and released after instruction `last`; kLiveToEnd keeps it
+// until the next run starts (an output). The method builder works these out
+// from the instructions as they run (method_builder.cpp), so that a view's
+// base lives as long as the view.
+struct LazyTensor {
+  static constexpr uint32_t kLiveToEnd = UINT32_MAX;
+  Tensor* tensor = nullptr;
+  uint32_t first = 0;
+  uint32_t last = 0;
+  // A view: its kernel points it at its base's bytes, so it is never bound
+  // or released through the binder, only let through unplaced at `first`
+  // and unpointed after `last`.
+  bool view = false;
+};
+
 // Everything a front end hands to a Method. All arrays live in the method
 // allocator (or the loaded file) and outlive the Method.
 struct MethodPlan {
@@ -24,6 +42,11 @@ struct MethodPlan {
   Span<const int32_t> outputs;
   Span<ResolvedOperator> operators;
   Span<DelegateInstance> delegates;
+  // Per-shape planning (empty without): the lazy tensors by `first`, the
+  // same by `last` (indices into `lazy`), and the binder that places them.
+  Span<LazyTensor> lazy;
+  Span<const uint32_t> lazy_by_last;
+  TensorBinder* binder = nullptr;
 };
 
 // Where a run's time went, per instruction (profiling): wall time from the
@@ -95,13 +118,29 @@ class Method {
   // Releases delegate handles. The memory itself belongs to the caller.
   void destroy();
 
+  // Whether this method places its tensors at each run's shapes.
+  bool plans_per_shape() const { return plan_.binder != nullptr; }
+
  private:
   Error check_input_index(size_t index) const;
   // timing: this instruction's slot when profiling (delegates time their nodes into it).
   Error run_instruction(size_t pc, size_t* next_pc, InstructionTiming* timing = nullptr);
+  // Per-shape planning around instruction pc: the lazy tensors it writes
+  // first, [*begin, *end) of plan_.lazy, bound where their shape is static;
+  // afterwards they must hold memory, and those it used last go back.
+  // `next` and `released` are cursors into plan_.lazy and lazy_by_last.
+  Error bind_lazy(size_t pc, size_t* next);
+  Error finish_lazy(size_t pc, size_t* released);
+  // The lazy tensors the current instruction writes first: a kernel may get
+  // them without memory, and sizes them.
+  Span<const LazyTensor> pending() const {
+    return {plan_.lazy.data() + pending_begin_, pending_end_ - pending_begin_};
+  }
 
   MethodPlan plan_;
   MemoryAllocator* temp_ = nullptr;
+  size_t pending_begin_ = 0;
+  size_t pending_end_ = 0;
 };
 
 }  // namespace tri

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "cpp/runtime/backend/backend.h"
+#include "cpp/runtime/executor/lazy_plan.h"
 #include "cpp/runtime/executor/method_pass.h"
 #include "cpp/runtime/kernel/operator_registry.h"
 
@@ -250,6 +251,19 @@ Error prepare_delegate(const MethodSource& source, size_t index, MemoryAllocator
   return Error::Ok;
 }
 
+// The binder of a sizing build, which runs nothing.
+class RefusingBinder final : public TensorBinder {
+ public:
+  Error bind(Tensor&, size_t) override {
+    return fail(Error::InvalidState, "a method built to size it cannot run");
+  }
+  void release(Tensor&) override {}
+  void release_all() override {}
+  Error reserve_scratch(size_t, MemoryAllocator&) override {
+    return fail(Error::InvalidState, "a method built to size it cannot run");
+  }
+};
+
 // The one build. `needs` non-null means sizing: memory.method is the trial
 // allocator, nothing is bound to planned memory and delegates only report
 // what they need.
@@ -324,9 +338,19 @@ Result<MethodPlan> build(const MethodSource& source, MemoryManager& memory,
     }
   }
 
+  // Per-shape planning: when the front end's lazy tensors are bound and
+  // released, from the instructions as they will run.
+  TRI_ASSIGN_OR_RETURN(const LazySchedule lazy,
+                       plan_lazy_tensors(values, instructions, source.inputs(), source.outputs(),
+                                         alloc));
+  TRI_CHECK(lazy.lazy.empty() || memory.binder != nullptr, Error::InvalidArgument,
+            "method '%s' places tensors per shape but was given no TensorBinder", name);
+
   // Kernels never run short of scratch: sizing reports what they take, and
   // a build given less refuses to load rather than fail at run time.
-  const size_t kernel_scratch = kernel_scratch_bytes(instructions, ops);
+  // A method planned per shape sizes it at each run's shapes instead
+  // (Method::run_instruction, TensorBinder::reserve_scratch).
+  const size_t kernel_scratch = lazy.lazy.empty() ? kernel_scratch_bytes(instructions, ops) : 0;
   if (sizing) {
     if (kernel_scratch > needs->temp_bytes) needs->temp_bytes = kernel_scratch;
   } else {
@@ -373,6 +397,11 @@ Result<MethodPlan> build(const MethodSource& source, MemoryManager& memory,
   plan.outputs = source.outputs();
   plan.operators = ops;
   plan.delegates = delegates;
+  if (!lazy.lazy.empty()) {
+    plan.lazy = lazy.lazy;
+    plan.lazy_by_last = lazy.lazy_by_last;
+    plan.binder = memory.binder;
+  }
   return plan;
 }
 
@@ -386,9 +415,13 @@ Error check_method_dependencies(const MethodSource& source) {
 Result<MethodMemoryNeeds> size_method(const MethodSource& source, MemoryAllocator& trial,
                                       MemoryAllocator& scratch, const MethodLoadOptions& options) {
   trial.reset();
+  // A front end that plans per shape marks its lazy tensors with the binder
+  // it is given, so the trial makes the same schedule a real build does.
+  RefusingBinder refusing;
   MemoryManager memory;
   memory.method = &trial;
   memory.temp = &scratch;
+  memory.binder = &refusing;
   MethodMemoryNeeds needs;
   // On failure the trial is left as it is, so exhausted() tells the caller
   // whether more room would help.

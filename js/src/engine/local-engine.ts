@@ -11,7 +11,7 @@ import { runtimeStats } from '../native/runtime-calls.js';
 import type { RawMethod, RawValueSpec } from '../native/types.js';
 import { isScalarRecord, scalarValue } from '../native/value-descriptor.js';
 import { Tensor, type AnyTensor } from '../tensor.js';
-import { intValue, type Dynamism, type InputValue, type MethodInfo, type OutputValue, type ValueInfo, type ValueKind } from '../values.js';
+import { intValue, type Dynamism, type InputValue, type MethodInfo, type ModelMemory, type OutputValue, type ValueInfo, type ValueKind } from '../values.js';
 import type { EngineRun, ModelEngine } from './model-engine.js';
 
 /** What the runtime needs to open a file (load()'s options, resolved). */
@@ -125,6 +125,10 @@ export class LocalEngine implements ModelEngine {
 
   async weights(): Promise<WeightInfo[]> {
     return this.#handle.weights();
+  }
+
+  async memory(): Promise<ModelMemory> {
+    return this.#handle.memory();
   }
 
   async weight(name: string): Promise<AnyTensor> {

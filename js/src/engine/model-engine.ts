@@ -6,7 +6,7 @@ import type { Graph, WeightInfo } from '../inspect.js';
 import type { RuntimeInfo } from '../load.js';
 import type { AnyTensor } from '../tensor.js';
 import type { InstructionProfile } from '../model.js';
-import type { InputValue, MethodInfo, OutputValue } from '../values.js';
+import type { InputValue, MethodInfo, ModelMemory, OutputValue } from '../values.js';
 
 /** One run's results, before Model hands them out. */
 export interface EngineRun {
@@ -37,6 +37,7 @@ export interface ModelEngine {
   /** Inspection (inspect.ts): method `index`'s graph, the weights, one weight (a copy). */
   graph(index: number, name: string): Promise<Graph>;
   weights(): Promise<WeightInfo[]>;
+  memory(): Promise<ModelMemory>;
   weight(name: string): Promise<AnyTensor>;
   runtimeInfo(): Promise<RuntimeInfo>;
   dispose(): void;

@@ -8,6 +8,7 @@ import { ErrorCode, TridentError } from '../errors.js';
 import type { Graph, WeightInfo } from '../inspect.js';
 import { Tensor, shapeSize, type AnyTensor } from '../tensor.js';
 import type { NativeProgram, RawInstructionProfile, RawMethod, TridentModule } from './types.js';
+import type { ModelMemory } from '../values.js';
 import { ValueReader, type RawValue } from './value-descriptor.js';
 
 type RawTensor = Extract<RawValue, { kind: 'Tensor' }>;
@@ -201,6 +202,10 @@ export class NativeHandle {
     const text = this.live().graph(method);
     if (text === '') this.fail(`graph('${name}')`);
     return text;
+  }
+
+  memory(): ModelMemory {
+    return JSON.parse(this.live().memory()) as ModelMemory;
   }
 
   weights(): WeightInfo[] {

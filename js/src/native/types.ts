@@ -4,7 +4,7 @@
 /** An embind `NativeProgram`: statuses are 0 = ok, details in lastError(). */
 export interface NativeProgram {
   addDataFile(ptr: number, len: number): number;
-  /** memoryPlan: 0 auto, 1 file, 2 lifetimes (host_model.h's MemoryPlanChoice). */
+  /** memoryPlan: 0 auto, 1 file, 2 lifetimes, 3 per-shape (host_model.h's MemoryPlanChoice). */
   /** sourceName: what messages call the file (its path), '' when it has none. */
   load(ptr: number, len: number, maxPlannedBytes: number, optimize: boolean, memoryPlan: number, threads: number, sourceName: string): number;
   format(): string;
@@ -39,6 +39,8 @@ export interface NativeProgram {
   graph(method: number): string;
   weights(): string;
   weight(name: string): string;
+  /** JSON: what the model holds now (host_model.h's memory_json). */
+  memory(): string;
   lastError(): string;
   lastErrorCode(): number;
   delete(): void;
@@ -129,7 +131,7 @@ export interface RawMethod {
   instructions?: number;
   plannedBytes?: number;
   intermediateBytes?: number;
-  memoryPlan?: 'file' | 'lifetimes';
+  memoryPlan?: 'file' | 'lifetimes' | 'per-shape';
   mutatedInputs?: number[];
   delegates?: RawDelegate[];
 }

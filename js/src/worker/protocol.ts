@@ -5,7 +5,7 @@
 import type { WeightInfo } from '../inspect.js';
 import type { RuntimeInfo } from '../load.js';
 import type { InstructionProfile } from '../model.js';
-import type { MethodInfo } from '../values.js';
+import type { MethodInfo, ModelMemory } from '../values.js';
 import type { WireError, WireValue } from './wire.js';
 
 /** The page's choice of wasm build, compiled, handed to the worker. */
@@ -38,6 +38,7 @@ export type Request = { id: number } & (
   | { op: 'resetState'; model: number }
   | { op: 'graph'; model: number; method: number; name: string }
   | { op: 'weights'; model: number }
+  | { op: 'memory'; model: number }
   | { op: 'weight'; model: number; name: string }
   | { op: 'info' }
   | { op: 'dispose'; model: number }
@@ -63,4 +64,4 @@ export interface RunReply {
 /** A 'graph' answer: the graph's JSON text, parsed on the page (cheaper than cloning the objects). */
 export type GraphText = string;
 
-export type Reply = { id: number; printed?: string } & ({ ok: true; result: LoadedReply | RunReply | RuntimeInfo | GraphText | WeightInfo[] | WireValue | null } | { ok: false; error: WireError });
+export type Reply = { id: number; printed?: string } & ({ ok: true; result: LoadedReply | RunReply | RuntimeInfo | GraphText | WeightInfo[] | ModelMemory | WireValue | null } | { ok: false; error: WireError });

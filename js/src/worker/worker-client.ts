@@ -13,7 +13,7 @@ import { handOverBuild, type ThreadsChoice } from '../native/load-wasm.js';
 import { parseGraph } from '../native/native-program.js';
 import { isNode, nodePlatform, type WorkerEndpoint } from '../platform.js';
 import { Tensor, type AnyTensor } from '../tensor.js';
-import type { InputValue, MethodInfo } from '../values.js';
+import type { InputValue, MethodInfo, ModelMemory } from '../values.js';
 import { startBrowserWorker } from './browser-worker.js';
 import { answerKernelCall, isKernelCall, type KernelCall } from './kernel-calls.js';
 import type { LoadedReply, LoadRequest, Reply, Request, RunReply } from './protocol.js';
@@ -210,6 +210,10 @@ export class RemoteEngine implements ModelEngine {
 
   async weights(): Promise<WeightInfo[]> {
     return (await this.#runtime.request({ op: 'weights', model: this.#loaded.model })) as WeightInfo[];
+  }
+
+  async memory(): Promise<ModelMemory> {
+    return (await this.#runtime.request({ op: 'memory', model: this.#loaded.model })) as ModelMemory;
   }
 
   async weight(name: string): Promise<AnyTensor> {

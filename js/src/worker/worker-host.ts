@@ -106,6 +106,9 @@ export function serveRequests(post: PostReply): (request: Request) => void {
         case 'weights':
           result = await engineOf(request.model).weights();
           break;
+        case 'memory':
+          result = await engineOf(request.model).memory();
+          break;
         case 'weight': {
           const wired = toWire(await engineOf(request.model).weight(request.name));
           [result, transfer] = [wired, buffersOf([wired])];

@@ -253,17 +253,21 @@ TEST(PteLifetimePlan, TheMembersOfAnOutputListOutliveTheLastInstruction) {
   EXPECT_NE(r.offsets[x], r.offsets[y]);
 }
 
-TEST(PteLifetimePlan, StateReadBeforeItIsWrittenKeepsTheFilePlan) {
-  // s is planned, not an input, and read first: it holds what the last run
-  // left (a buffer mutated across runs), so its bytes must stay its own.
+// y = x + s, where s is planned, not an input, and read first: it holds what
+// the last run left (a buffer mutated across runs), so its bytes must stay
+// its own.
+std::vector<uint8_t> method_reading_state() {
   MethodWriter w;
   const int32_t x = w.tensor(16, 0);
   const int32_t s = w.tensor(16, 64);
   const int32_t one = w.integer(1);
   const int32_t y = w.tensor(16, 128);
   w.call("aten::add", "out", {x, s, one, y, y});
-  expect_refused(w.finish({x}, {y}, 192),
-                 "value 1 is read by instruction 0 before any kernel writes it");
+  return w.finish({x}, {y}, 192);
+}
+
+TEST(PteLifetimePlan, StateReadBeforeItIsWrittenKeepsTheFilePlan) {
+  expect_refused(method_reading_state(), "value 1 is read by instruction 0 before any kernel writes it");
 }
 
 TEST(PteLifetimePlan, AnInPlaceOpIsNotAFirstWrite) {
@@ -361,6 +365,75 @@ TEST(PteLifetimePlan, AnInstalledPlanIsTheProgramsPlan) {
   EXPECT_EQ(program->num_planned_buffers(0), 1u);
   EXPECT_EQ(*program->planned_buffer_size(0, 0), 64u);
   EXPECT_EQ(program->lifetime_offsets(0), offsets.data());
+}
+
+// x -> linear-like out variant -> a -> et_view -> v (planned at a's bytes, as
+// ExecuTorch plans views) -> relu -> y.
+std::vector<uint8_t> method_with_a_view(uint32_t view_memory_id = 1) {
+  MethodWriter w;
+  const int32_t x = w.tensor(16, 0);
+  const int32_t a = w.tensor(16, 64);
+  const int32_t v = w.tensor(16, 64, view_memory_id);
+  const int32_t y = w.tensor(16, 128);
+  const int32_t sizes = w.int_list({16});
+  w.call("aten::relu", "out", {x, a, a});
+  w.call("executorch_prim::et_view", "default", {a, sizes, v});
+  w.call("aten::relu", "out", {v, y, y});
+  return w.finish({x}, {y}, 192);
+}
+
+TEST(PteLifetimePlan, AViewAKernelReturnsKeepsTheFilePlanButMayBePlannedPerShape) {
+  const std::vector<uint8_t> file = method_with_a_view();
+  // Planned at its base's bytes, the view looks read before it is written.
+  expect_refused(file, "before any kernel writes it");
+  Result<PteProgram> program = PteProgram::load(ByteSpan(file.data(), file.size()));
+  ASSERT_TRUE(program.ok()) << last_error_message();
+  std::vector<uint8_t> views(5, 7);
+  std::vector<uint64_t> scratch(1024);
+  ASSERT_EQ(program->check_per_shape(0, MemoryAllocator(scratch.data(), 8192),
+                                     Span<uint8_t>(views.data(), views.size())),
+            Error::Ok)
+      << last_error_message();
+  // Values x, a, v, y, sizes: only v is a view.
+  EXPECT_EQ(views, (std::vector<uint8_t>{0, 0, 1, 0, 0}));
+}
+
+TEST(PteLifetimePlan, AnUnplannedViewIsRefusedByTheLifetimePlanner) {
+  // The view with no memory of its own: the planner would let a die at the
+  // view's birth while v still reads its bytes.
+  expect_refused(method_with_a_view(/*view_memory_id=*/0), "a view with no memory of its own");
+}
+
+TEST(PteLifetimePlan, StateIsNotPlannedPerShapeEither) {
+  const std::vector<uint8_t> file = method_reading_state();
+  Result<PteProgram> program = PteProgram::load(ByteSpan(file.data(), file.size()));
+  ASSERT_TRUE(program.ok()) << last_error_message();
+  std::vector<uint8_t> views(4);
+  std::vector<uint64_t> scratch(1024);
+  EXPECT_EQ(program->check_per_shape(0, MemoryAllocator(scratch.data(), 8192),
+                                     Span<uint8_t>(views.data(), views.size())),
+            Error::NotSupported);
+  EXPECT_NE(std::string(last_error_message()).find("before any kernel writes it"), std::string::npos)
+      << last_error_message();
+}
+
+TEST(PteLifetimePlan, AFilePlanOverTheLimitLoadsWhenTheLimitIsDeferred) {
+  const std::vector<uint8_t> file = method_with_a_view();
+  PteLoadOptions options;
+  options.max_planned_bytes = 100;
+  Result<PteProgram> refused = PteProgram::load(ByteSpan(file.data(), file.size()), options);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error(), Error::LimitExceeded);
+  options.defer_plan_limit = true;
+  Result<PteProgram> program = PteProgram::load(ByteSpan(file.data(), file.size()), options);
+  ASSERT_TRUE(program.ok()) << last_error_message();
+  EXPECT_EQ(program->check_plan_limit(0), Error::LimitExceeded);
+  EXPECT_NE(std::string(last_error_message()).find("memory plan needs 192 bytes"), std::string::npos)
+      << last_error_message();
+  const LifetimePlan per_shape{nullptr, 0, true, nullptr};
+  program->set_lifetime_plans(Span<const LifetimePlan>(&per_shape, 1));
+  EXPECT_STREQ(program->memory_plan(0), "per-shape");
+  EXPECT_EQ(program->num_planned_buffers(0), 0u);
 }
 
 }  // namespace

@@ -57,43 +57,53 @@ TEST_P(OpCases, MatchPyTorch) {
   std::ifstream in(f.pte_path, std::ios::binary);
   ASSERT_TRUE(in) << f.pte_path;
   const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
-  host::HostModel model;
-  ASSERT_EQ(model.load(host::OwnedBytes::copy_of(bytes.data(), bytes.size())), Error::Ok)
-      << f.op << ": " << last_error_message();
-  for (const OpCase& c : f.cases) {
-    SCOPED_TRACE(f.op + " " + c.method + " (" + c.desc + ")");
-    for (size_t i = 0; i < c.inputs.size(); ++i) {
-      Result<uint8_t*> dst = model.prepare_input(c.method, i, c.inputs[i].shape);
-      ASSERT_TRUE(dst.ok()) << last_error_message();
-      if (!c.inputs[i].bytes.empty()) {
-        std::memcpy(dst.get(), c.inputs[i].bytes.data(), c.inputs[i].bytes.size());
+  // Each case runs with memory planned at load, and planned per shape: the
+  // interpreter then binds the out when the kernel sizes it, so every kernel
+  // must size its outs before writing them (under the sanitizers a write
+  // through an unbound out is caught).
+  for (const host::MemoryPlanChoice plan : {host::MemoryPlanChoice::Auto, host::MemoryPlanChoice::PerShape}) {
+    const bool per_shape = plan == host::MemoryPlanChoice::PerShape;
+    SCOPED_TRACE(per_shape ? "planned per shape" : "planned at load");
+    host::HostOptions options;
+    options.memory_plan = plan;
+    host::HostModel model;
+    ASSERT_EQ(model.load(host::OwnedBytes::copy_of(bytes.data(), bytes.size()), options), Error::Ok)
+        << f.op << ": " << last_error_message();
+    for (const OpCase& c : f.cases) {
+      SCOPED_TRACE(f.op + " " + c.method + " (" + c.desc + ")");
+      for (size_t i = 0; i < c.inputs.size(); ++i) {
+        Result<uint8_t*> dst = model.prepare_input(c.method, i, c.inputs[i].shape);
+        ASSERT_TRUE(dst.ok()) << last_error_message();
+        if (!c.inputs[i].bytes.empty()) {
+          std::memcpy(dst.get(), c.inputs[i].bytes.data(), c.inputs[i].bytes.size());
+        }
       }
-    }
-    ASSERT_EQ(model.execute(c.method), Error::Ok) << last_error_message();
-    Result<size_t> count = model.output_count(c.method);
-    ASSERT_TRUE(count.ok());
-    ASSERT_EQ(count.get(), c.outputs.size());
-    for (size_t o = 0; o < c.outputs.size(); ++o) {
-      Result<const EValue*> value = model.output(c.method, o);
-      ASSERT_TRUE(value.ok());
-      if (c.outputs[o].kind == "Double") {
-        ASSERT_TRUE(value.get()->is_double()) << "output " << o;
-        EXPECT_EQ(value.get()->to_double(), std::strtod(c.outputs[o].value.c_str(), nullptr));
-        continue;
+      ASSERT_EQ(model.execute(c.method), Error::Ok) << last_error_message();
+      Result<size_t> count = model.output_count(c.method);
+      ASSERT_TRUE(count.ok());
+      ASSERT_EQ(count.get(), c.outputs.size());
+      for (size_t o = 0; o < c.outputs.size(); ++o) {
+        Result<const EValue*> value = model.output(c.method, o);
+        ASSERT_TRUE(value.ok());
+        if (c.outputs[o].kind == "Double") {
+          ASSERT_TRUE(value.get()->is_double()) << "output " << o;
+          EXPECT_EQ(value.get()->to_double(), std::strtod(c.outputs[o].value.c_str(), nullptr));
+          continue;
+        }
+        if (!c.outputs[o].kind.empty()) {
+          EXPECT_EQ(scalar_text(*value.get()), c.outputs[o].kind + " " + c.outputs[o].value)
+              << "output " << o;
+          continue;
+        }
+        ASSERT_TRUE(value.get()->is_tensor());
+        const Tensor& t = value.get()->to_tensor();
+        std::vector<uint8_t> row_major(t.nbytes());
+        if (t.nbytes() != 0) host::copy_to_row_major(t, row_major.data());
+        std::vector<int32_t> shape(t.sizes().begin(), t.sizes().end());
+        const std::string diff =
+            compare_case_output(c, o, c.outputs[o], t.scalar_type(), shape, row_major.data());
+        EXPECT_EQ(diff, "") << "output " << o;
       }
-      if (!c.outputs[o].kind.empty()) {
-        EXPECT_EQ(scalar_text(*value.get()), c.outputs[o].kind + " " + c.outputs[o].value)
-            << "output " << o;
-        continue;
-      }
-      ASSERT_TRUE(value.get()->is_tensor());
-      const Tensor& t = value.get()->to_tensor();
-      std::vector<uint8_t> row_major(t.nbytes());
-      if (t.nbytes() != 0) host::copy_to_row_major(t, row_major.data());
-      std::vector<int32_t> shape(t.sizes().begin(), t.sizes().end());
-      const std::string diff =
-          compare_case_output(c, o, c.outputs[o], t.scalar_type(), shape, row_major.data());
-      EXPECT_EQ(diff, "") << "output " << o;
     }
   }
 }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
 #include <vector>
 
 #include "cpp/formats/pte/bundled/bundled_program.h"
@@ -32,43 +33,69 @@ bool has_identifier(ByteSpan bytes, char a, char b) {
 PteLoadOptions pte_options(const OpenOptions& options) {
   PteLoadOptions o;
   o.max_planned_bytes = options.max_planned_bytes;
+  // Over the limit, a method may still run planned per shape; make() checks.
+  o.defer_plan_limit = options.plan_by_lifetimes || options.plan_per_shape;
   return o;
 }
 
-// The plans by lifetimes of a program's methods, where they are safe; the
-// other methods keep the file's plan. Owns what the program points at.
+// The plans of a program's methods made at load: per shape where asked
+// (OpenOptions::plan_per_shape) or where the file's plan is over the limit,
+// by lifetimes where that is safe, else the file's. Owns what the program
+// points at.
 class LifetimePlans {
  public:
-  void make(PteProgram& program) {
+  Error make(PteProgram& program, const OpenOptions& options) {
     const size_t n = program.num_methods();
     offsets_.resize(n);
+    views_.resize(n);
     plans_.resize(n);
     for (size_t m = 0; m < n; ++m) {
       const auto* values = program.plan(m)->values();
       const size_t nv = values ? values->size() : 0;
-      std::vector<uint64_t> offsets(nv);
       std::vector<uint64_t> scratch((kLifetimePlanScratchFixed + nv * kLifetimePlanScratchPerValue) /
                                     sizeof(uint64_t));
-      Result<uint64_t> bytes =
-          program.plan_by_lifetimes(m, Span<uint64_t>(offsets.data(), offsets.size()),
-                                    MemoryAllocator(scratch.data(), scratch.size() * sizeof(uint64_t)));
+      const MemoryAllocator scratch_allocator(scratch.data(), scratch.size() * sizeof(uint64_t));
+      const bool over_limit = program.check_plan_limit(m) != Error::Ok;
+      const std::string limit_message = over_limit ? last_error_message() : "";
+      if (options.plan_per_shape || over_limit) {
+        std::vector<uint8_t> views(nv);
+        const Error why =
+            program.check_per_shape(m, scratch_allocator, Span<uint8_t>(views.data(), views.size()));
+        if (why == Error::Ok) {
+          views_[m] = std::move(views);
+          plans_[m].per_shape = true;
+          plans_[m].views = views_[m].data();
+          continue;
+        }
+        if (over_limit) {
+          // fail() writes the buffer last_error_message() points at.
+          const std::string reason = last_error_message();
+          return fail(Error::LimitExceeded, "%s; planning it at each run's shapes instead is not possible: %s",
+                      limit_message.c_str(), reason.c_str());
+        }
+      }
+      if (!options.plan_by_lifetimes) continue;
+      std::vector<uint64_t> offsets(nv);
+      Result<uint64_t> bytes = program.plan_by_lifetimes(
+          m, Span<uint64_t>(offsets.data(), offsets.size()), scratch_allocator);
       if (!bytes.ok()) continue;  // the file's plan stays; its reason is not an error
       offsets_[m] = std::move(offsets);
-      plans_[m] = LifetimePlan{offsets_[m].data(), *bytes};
+      plans_[m] = LifetimePlan{offsets_[m].data(), *bytes, false, nullptr};
     }
     program.set_lifetime_plans(Span<const LifetimePlan>(plans_.data(), plans_.size()));
+    return Error::Ok;
   }
 
  private:
   std::vector<std::vector<uint64_t>> offsets_;
+  std::vector<std::vector<uint8_t>> views_;
   std::vector<LifetimePlan> plans_;
 };
 
 class OpenedProgram final : public LoadedFile {
  public:
-  OpenedProgram(PteProgram program, bool by_lifetimes) : program_(std::move(program)) {
-    if (by_lifetimes) plans_.make(program_);
-  }
+  explicit OpenedProgram(PteProgram program) : program_(std::move(program)) {}
+  Error make_plans(const OpenOptions& options) { return plans_.make(program_, options); }
   const char* format() const override { return "pte"; }
   Program* program() override { return &program_; }
   Result<host::MethodGraph> graph(size_t method, const Method* loaded) const override {
@@ -85,10 +112,9 @@ class OpenedProgram final : public LoadedFile {
 
 class OpenedBundle final : public LoadedFile {
  public:
-  OpenedBundle(BundledProgram bundle, PteProgram program, bool by_lifetimes)
-      : bundle_(std::move(bundle)), program_(std::move(program)) {
-    if (by_lifetimes) plans_.make(program_);
-  }
+  OpenedBundle(BundledProgram bundle, PteProgram program)
+      : bundle_(std::move(bundle)), program_(std::move(program)) {}
+  Error make_plans(const OpenOptions& options) { return plans_.make(program_, options); }
   const char* format() const override { return "bpte"; }
   Program* program() override { return &program_; }
   size_t bundled_test_count() const override { return bundle_.total_test_cases(); }
@@ -151,16 +177,18 @@ bool sniff_ptd(ByteSpan bytes) { return has_identifier(bytes, 'F', 'T'); }
 
 Result<std::unique_ptr<LoadedFile>> open_pte(ByteSpan bytes, const OpenOptions& options) {
   TRI_ASSIGN_OR_RETURN(PteProgram program, PteProgram::load(bytes, pte_options(options)));
-  return std::unique_ptr<LoadedFile>(
-      new OpenedProgram(std::move(program), options.plan_by_lifetimes));
+  auto opened = std::make_unique<OpenedProgram>(std::move(program));
+  TRI_TRY(opened->make_plans(options));
+  return std::unique_ptr<LoadedFile>(std::move(opened));
 }
 
 Result<std::unique_ptr<LoadedFile>> open_bpte(ByteSpan bytes, const OpenOptions& options) {
   TRI_ASSIGN_OR_RETURN(BundledProgram bundle, BundledProgram::load(bytes));
   TRI_ASSIGN_OR_RETURN(PteProgram program,
                        PteProgram::load(bundle.program(), pte_options(options)));
-  return std::unique_ptr<LoadedFile>(
-      new OpenedBundle(std::move(bundle), std::move(program), options.plan_by_lifetimes));
+  auto opened = std::make_unique<OpenedBundle>(std::move(bundle), std::move(program));
+  TRI_TRY(opened->make_plans(options));
+  return std::unique_ptr<LoadedFile>(std::move(opened));
 }
 
 Result<std::unique_ptr<LoadedDataFile>> open_ptd(ByteSpan bytes) {
