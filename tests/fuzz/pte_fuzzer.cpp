@@ -33,10 +33,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Programs that loop through jumps hit this bound quickly instead of
   // spending seconds per input.
   options.max_instructions_per_run = 100000;
-  // Half the inputs go through the memory plan made again by lifetimes
-  // (pte_lifetime_plan.h), which reads the whole instruction list at load.
-  options.memory_plan =
-      size % 2 ? tri::host::MemoryPlanChoice::Lifetimes : tri::host::MemoryPlanChoice::File;
+  // A third of the inputs go through the memory plan made again by
+  // lifetimes (pte_lifetime_plan.h), which reads the whole instruction list
+  // at load, and a third through planning at each run's shapes (a plan over
+  // the limit goes there too), whose tensors get memory as kernels size them.
+  constexpr tri::host::MemoryPlanChoice kPlans[] = {tri::host::MemoryPlanChoice::File,
+                                                    tri::host::MemoryPlanChoice::Lifetimes,
+                                                    tri::host::MemoryPlanChoice::PerShape};
+  options.memory_plan = kPlans[size % 3];
   if (model.load(tri::host::OwnedBytes::copy_of(data, size), options) !=
       tri::Error::Ok) {
     return 0;

@@ -13,15 +13,28 @@ namespace {
 
 constexpr const char* kFusedName = "trident::conv_affine_clamp.out";
 constexpr uint32_t kFusedArgs = 15;
-// The convolution's arguments come first, so its scratch function applies.
-const KernelEntry kFusedEntry = {kFusedName, &conv_affine_clamp_out, kFusedArgs, nullptr,
-                                 &convolution_out_scratch};
 
 // aten::convolution.out: [input, weight, bias?, stride, padding, dilation,
 // transposed, output_padding, groups, out, (returned out)].
 constexpr uint32_t kConvOut = 9;
-// The fused kernel's: the convolution's ten, then these.
-constexpr uint32_t kScale = 10, kShift = 11, kLo = 12, kHi = 13, kLastOut = 14;
+// The fused kernel's: the convolution's nine inputs, then scale, shift, lo,
+// hi, and its two outs last, as in every call (the convolution's out, then
+// the chain's last out, which it returns), so that planning per shape sees
+// where it writes.
+constexpr uint32_t kScale = 9, kShift = 10, kLo = 11, kHi = 12, kFusedConvOut = 13, kLastOut = 14;
+
+// The convolution's scratch, from the convolution's own ten arguments.
+size_t conv_affine_clamp_scratch(KernelArgs& args) {
+  if (args.size() != kFusedArgs) return 0;
+  EValue* conv_args[kConvOut + 1];
+  for (uint32_t a = 0; a < kConvOut; ++a) conv_args[a] = &args.at(a);
+  conv_args[kConvOut] = &args.at(kFusedConvOut);
+  KernelArgs conv(conv_args, kConvOut + 1);
+  return convolution_out_scratch(conv);
+}
+
+const KernelEntry kFusedEntry = {kFusedName, &conv_affine_clamp_out, kFusedArgs, nullptr,
+                                 &conv_affine_clamp_scratch};
 // _native_batch_norm_legit_no_training.out: [input, weight?, bias?,
 // running_mean, running_var, momentum, eps, out, save_mean, save_invstd, ...].
 constexpr uint32_t kBnOut = 7;
@@ -139,8 +152,9 @@ bool fold_batch_norm(const Instruction& bn, int32_t channels, float* scale, floa
   return true;
 }
 
-// The fused instruction's arguments: conv's ten, then scale, shift, lo, hi
-// (new values from the method allocator) and the chain's last out.
+// The fused instruction's arguments: conv's nine inputs, scale, shift, lo,
+// hi (new values from the method allocator), conv's out and the chain's
+// last out.
 Result<EValue**> fused_args(const MethodPassContext& ctx, Span<const Instruction> ins,
                             const Chain& chain) {
   const Instruction& conv = ins[chain.conv];
@@ -154,7 +168,8 @@ Result<EValue**> fused_args(const MethodPassContext& ctx, Span<const Instruction
   float* shift = alloc.allocate_array<float>(static_cast<size_t>(channels));
   TRI_CHECK(args && extra && tensors && scale && shift, Error::MemoryAllocationFailed,
             "method '%s': no memory to fuse instruction %zu", ctx.method_name, chain.conv);
-  for (uint32_t a = 0; a <= kConvOut; ++a) args[a] = conv.args[a];
+  for (uint32_t a = 0; a < kConvOut; ++a) args[a] = conv.args[a];
+  args[kFusedConvOut] = conv.args[kConvOut];
   args[kLastOut] = const_cast<EValue*>(chain.last_out);
   if (!ctx.sizing && !fold_batch_norm(bn, channels, scale, shift)) return static_cast<EValue**>(nullptr);
   const SizesType size[1] = {channels};
@@ -178,7 +193,7 @@ Error conv_affine_clamp_out(KernelContext& context, KernelArgs& args) {
   TRI_ASSIGN_OR_RETURN(Tensor* input, args.tensor(0));
   TRI_ASSIGN_OR_RETURN(Tensor* weight, args.tensor(1));
   TRI_ASSIGN_OR_RETURN(Tensor* bias, args.optional_tensor(2));
-  TRI_ASSIGN_OR_RETURN(Tensor* conv_out, args.tensor(kConvOut));
+  TRI_ASSIGN_OR_RETURN(Tensor* conv_out, args.tensor(kFusedConvOut));
   TRI_ASSIGN_OR_RETURN(Tensor* scale, args.tensor(kScale));
   TRI_ASSIGN_OR_RETURN(Tensor* shift, args.tensor(kShift));
   TRI_ASSIGN_OR_RETURN(const double lo, args.double_value(kLo));

@@ -1,6 +1,7 @@
 #include "cpp/runtime/executor/lazy_plan.h"
 
 #include <algorithm>
+#include <cinttypes>
 
 namespace tri {
 namespace {
@@ -29,6 +30,16 @@ void for_each_tensor(Span<EValue> values, const EValue* arg, Fn fn) {
     const int64_t i = index_of(values, list.items[k]);
     if (i >= 0) fn(static_cast<size_t>(i));
   }
+}
+
+// Whether argument `a` of `instr` is where the call's kernel writes: the
+// returned value (the last argument), and the out argument(s) it mirrors
+// (ExecuTorch's layout: inputs, outs, then the returned value): the one
+// right before it, or, for m separate outs, the m right before it.
+bool is_out_position(const Instruction& instr, uint32_t a) {
+  const uint32_t n = instr.num_args;
+  if (a + 2 >= n) return true;
+  return returns_separate_outs(instr) && a + 1 + instr.args[n - 1]->payload.as_tensor_list.size >= n;
 }
 
 struct Groups {
@@ -98,10 +109,22 @@ Result<LazySchedule> plan_lazy_tensors(Span<EValue> values, Span<const Instructi
     const Instruction& instr = instructions[pc];
     const uint32_t step = static_cast<uint32_t>(pc);
     for (uint32_t a = 0; a < instr.num_args; ++a) {
+      bool read_unbound = false;
       for_each_tensor(values, instr.args[a], [&](size_t v) {
         if (first[v] == kUnseen) first[v] = step;
         last[v] = step;
+        // A lazy tensor has no memory until its first kernel sizes it as an
+        // out; read there as an input, it would be read through a null
+        // pointer (a hostile file can name it so).
+        if (first[v] == step && values[v].payload.as_tensor->binder() != nullptr &&
+            !is_input[v] && !is_out_position(instr, a)) {
+          read_unbound = true;
+        }
       });
+      TRI_CHECK(!read_unbound, Error::NotSupported,
+                "planning per shape: instruction %zu reads, as argument %" PRIu32
+                ", a tensor that no earlier instruction writes",
+                pc, a);
     }
     if (instr.num_args == 0) continue;
     // The returned value without memory of its own and not an input: a view
@@ -153,6 +176,12 @@ Result<LazySchedule> plan_lazy_tensors(Span<EValue> values, Span<const Instructi
     return lazy[a].last != lazy[b].last ? lazy[a].last < lazy[b].last : a < b;
   });
   return LazySchedule{Span<LazyTensor>(lazy, n), Span<const uint32_t>(by_last, n)};
+}
+
+bool returns_separate_outs(const Instruction& instr) {
+  const uint32_t n = instr.num_args;
+  return n >= 2 && instr.args[n - 1]->tag == Tag::TensorList &&
+         instr.args[n - 2]->tag != Tag::TensorList;
 }
 
 }  // namespace tri

@@ -4,9 +4,9 @@
 // passes have rewritten them. A front end only says which tensors are lazy;
 // this is the same for every format.
 //
-// A tensor lives from the first instruction that names it (which must write
-// it: the front end checks that nothing reads a lazy tensor first) to the
-// last. A view (a kernel's returned tensor that has no memory of its own,
+// A tensor lives from the first instruction that names it (which must name
+// it only as an out: a kernel reading it there would read through a null
+// pointer) to the last. A view (a kernel's returned tensor that has no memory of its own,
 // e.g. executorch_prim::et_view) shares its inputs' bytes, so they live as
 // long as it, and its own views. Outputs live until the next run starts.
 #pragma once
@@ -27,9 +27,16 @@ struct LazySchedule {
 
 // Empty when no tensor has a binder. NotSupported when one does and the
 // method is not straight-line kernel calls (jumps, moves, frees and delegate
-// calls do not say what they write). Working arrays come from `alloc`.
+// calls do not say what they write), or when a call names a lazy tensor
+// before any writes it. Working arrays come from `alloc`.
 Result<LazySchedule> plan_lazy_tensors(Span<EValue> values, Span<const Instruction> instructions,
                                        Span<const int32_t> inputs, Span<const int32_t> outputs,
                                        MemoryAllocator& alloc);
+
+// Whether a call's returned value is a list of tensors passed as separate
+// outs (e.g. values and indices) rather than one out argument: the kernel,
+// not the call, says how many of those arguments it writes, so a hostile
+// call can list an input among them.
+bool returns_separate_outs(const Instruction& instr);
 
 }  // namespace tri

@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 
+#include "cpp/runtime/executor/lazy_plan.h"
 #include "cpp/runtime/platform/platform.h"
 
 namespace tri {
@@ -175,12 +176,21 @@ Error Method::run_instruction(size_t pc, size_t* next_pc, InstructionTiming* tim
 
 Error Method::bind_lazy(size_t pc, size_t* next) {
   pending_begin_ = *next;
+  const Instruction& instr = plan_.instructions[pc];
+  const bool separate_outs = instr.kind == InstructionKind::KernelCall && returns_separate_outs(instr);
   while (*next < plan_.lazy.size() && plan_.lazy[*next].first == pc) {
     Tensor& t = *plan_.lazy[*next].tensor;
-    // A static shape is known before the kernel runs; binding it here does
-    // not rely on the kernel sizing its out.
-    if (!plan_.lazy[*next].view && t.dynamism() == ShapeDynamism::Static && t.nbytes() > 0) {
-      TRI_TRY(plan_.binder->bind(t, t.nbytes()));
+    const bool view = plan_.lazy[*next].view;
+    if (!view && t.dynamism() == ShapeDynamism::Static) {
+      // A static shape is known before the kernel runs; binding it here
+      // does not rely on the kernel sizing its out.
+      if (t.nbytes() > 0) TRI_TRY(plan_.binder->bind(t, t.nbytes()));
+    } else if (!view && separate_outs) {
+      // Emptied, with memory: the kernel sizes it if it is one of its outs,
+      // and reads no element if the call passed it where an input goes
+      // (plan_lazy_tensors refuses lazy tensors named anywhere else).
+      const SizesType empty[kTensorDimLimit] = {};
+      TRI_TRY(t.resize(Span<const SizesType>(empty, static_cast<size_t>(t.dim()))));
     }
     ++*next;
   }

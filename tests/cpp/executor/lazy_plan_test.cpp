@@ -4,6 +4,7 @@
 // them after their last use, through a binder that records what it is asked.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -131,6 +132,18 @@ class LazyPlanTest : public ::testing::Test {
     return Method(plan, nullptr);
   }
 
+  // Points input v0 at `data`, sized [data->size()].
+  bool set_input(Method& method, std::vector<float>* data) {
+    const SizesType sizes[] = {static_cast<SizesType>(data->size())};
+    Result<Tensor*> in = method.prepare_input_tensor(0, Span<const SizesType>(sizes, 1));
+    if (!in.ok()) {
+      ADD_FAILURE() << last_error_message();
+      return false;
+    }
+    (*in)->set_data(data->data(), data->size() * sizeof(float));
+    return true;
+  }
+
   uint32_t last_of(const LazySchedule& s, int v) {
     for (const LazyTensor& l : s.lazy) {
       if (l.tensor == &tensors_[v]) return l.last;
@@ -217,10 +230,7 @@ TEST_F(LazyPlanTest, AKernelThatLeavesItsDynamicOutUnsizedIsNamed) {
   ASSERT_TRUE(s.ok()) << last_error_message();
   Method method = make(*s);
   std::vector<float> input(4, 1.0f);
-  const SizesType sizes[] = {4};
-  Result<Tensor*> in = method.prepare_input_tensor(0, Span<const SizesType>(sizes, 1));
-  ASSERT_TRUE(in.ok()) << last_error_message();
-  (*in)->set_data(input.data(), input.size() * sizeof(float));
+  ASSERT_TRUE(set_input(method, &input));
   EXPECT_EQ(method.execute(), Error::Internal);
   EXPECT_NE(std::string(last_error_message()).find("instruction 2 (test::forget.out) wrote a tensor"),
             std::string::npos)
@@ -228,4 +238,46 @@ TEST_F(LazyPlanTest, AKernelThatLeavesItsDynamicOutUnsizedIsNamed) {
 }
 
 }  // namespace
+TEST_F(LazyPlanTest, ALazyTensorReadBeforeAnyKernelWritesItIsRefused) {
+  // v1 as instruction 0's self: its kernel would read it before it has memory.
+  args_[0][0] = &values_[1];
+  Result<LazySchedule> s = schedule();
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error(), Error::NotSupported);
+  EXPECT_NE(std::string(last_error_message())
+                .find("instruction 0 reads, as argument 0, a tensor that no earlier instruction writes"),
+            std::string::npos)
+      << last_error_message();
+}
+
+TEST_F(LazyPlanTest, SeparateOutsGetMemoryBeforeTheirKernelRuns) {
+  // Instruction 3 returns [v3, v4] (as values and indices are returned):
+  // (self = v3, out0 = v3, out1 = v4, returned). The call, not the kernel,
+  // says v4 is an out, so v4 starts empty with memory of its own: a kernel
+  // that took it for an input would read no element, never a null pointer.
+  EValue* items[] = {&values_[3], &values_[4]};
+  Tensor* scratch[2] = {};
+  EValue list;
+  list.tag = Tag::TensorList;
+  list.payload.as_tensor_list = BoxedTensorList{items, scratch, 2};
+  args_[3] = {&values_[3], &values_[3], &values_[4], &list};
+  instructions_[3].args = args_[3].data();
+  instructions_[3].num_args = 4;
+  instructions_[3].target = 2;  // test::forget: it writes nothing
+  ops_[2].kernel.num_args = 4;
+  Result<LazySchedule> s = schedule();
+  ASSERT_TRUE(s.ok()) << last_error_message();
+  Method method = make(*s);
+  std::vector<float> input(4, 1.0f);
+  ASSERT_TRUE(set_input(method, &input));
+  std::vector<std::string> events;
+  g_events = &events;
+  ASSERT_EQ(method.execute(), Error::Ok) << last_error_message();
+  g_events = nullptr;
+  EXPECT_NE(std::find(events.begin(), events.end(), "bind v4 0"), events.end());
+  EXPECT_NE(tensors_[4].data(), nullptr);
+  EXPECT_EQ(tensors_[4].numel(), 0u);
+  EXPECT_EQ(tensors_[4].bound_sizes()[0], 100);
+}
+
 }  // namespace tri
