@@ -1,25 +1,34 @@
-// LLM decoding speed: tokens per second of generate() on the tiny llama that
+// LLM decoding speed: tokens per second of generate() on the tiny llamas that
 // tools/export/llm/export_llama.py writes (export_llama's layout: KV caches in
-// mutable buffers, llama::custom_sdpa and update_cache, 4-bit embeddings;
-// portable linears), greedy, on one thread and on two. Prefill (the prompt in
-// one call) is timed apart from the per-token decode. There is no
-// onnxruntime-web twin of this program, so the figure stands alone.
+// mutable buffers, llama::custom_sdpa and update_cache, 4-bit embeddings),
+// once with portable float linears and once with every linear an XNNPACK
+// 8da4w delegate (qdint8 x qbint4, as export_llama -X --qmode 8da4w writes
+// it), greedy, on one thread and on two. Prefill (the prompt in one call) is
+// timed apart from the per-token decode. There is no onnxruntime-web twin of
+// these programs, so the figures stand alone.
 
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO } from './cases.mjs';
 import { quantile } from './stats.mjs';
 
-const FILE = path.join(REPO, 'build', 'models', 'llama_tiny.pte');
+const MODELS = ['llama_tiny.pte', 'llama_tiny_8da4w.pte'];
 const PROMPT = [1, 17, 230, 5, 99];
 
-export async function measureLlmDecode(trident, { tokens, rounds, threadCounts, log }) {
-  if (!existsSync(FILE)) throw new Error(`${FILE} is missing: run 'npm run fixtures'`);
+export async function measureLlmDecode(trident, options) {
+  const models = [];
+  for (const name of MODELS) models.push(await measureOne(trident, name, options));
+  return { models };
+}
+
+async function measureOne(trident, name, { tokens, rounds, threadCounts, log }) {
+  const file = path.join(REPO, 'build', 'models', name);
+  if (!existsSync(file)) throw new Error(`${file} is missing: run 'npm run fixtures'`);
   const { api } = trident;
-  const bytes = new Uint8Array(readFileSync(FILE));
+  const bytes = new Uint8Array(readFileSync(file));
   const results = [];
   for (const numThreads of threadCounts) {
-    log(`LLM decode on ${numThreads} thread${numThreads > 1 ? 's' : ''} ...`);
+    log(`LLM decode, ${name}, on ${numThreads} thread${numThreads > 1 ? 's' : ''} ...`);
     const model = await api.load(bytes, { threads: numThreads > 1, numThreads });
     try {
       const prefillMs = [];
@@ -52,5 +61,5 @@ export async function measureLlmDecode(trident, { tokens, rounds, threadCounts, 
       model.dispose();
     }
   }
-  return { model: 'llama_tiny.pte', results };
+  return { model: name, results };
 }

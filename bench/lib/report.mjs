@@ -83,8 +83,7 @@ export function printReport(r) {
   out.push(`Sizes: trident.wasm ${size(r.sizes.trident)}; trident-threads.wasm ${size(r.sizes.trident_threads)}; ORT ${size(r.sizes.ort)}`);
   const o = r.run_overhead;
   out.push(`One run of ${o.model} from JS: median ${o.median_us.toFixed(1)} µs (q1 ${o.q1_us.toFixed(1)}, q3 ${o.q3_us.toFixed(1)}) over ${o.runs} runs`);
-  if (r.llm_decode) {
-    const l = r.llm_decode;
+  for (const l of r.llm_decode?.models ?? []) {
     out.push(`LLM decode, ${l.model} (generate(), greedy): ` + l.results.map((x) =>
       `${x.threads} thread${x.threads > 1 ? 's' : ''} ${x.decode_tok_per_s.toFixed(1)} tokens/s (q1 ${x.decode_tok_per_s_q1.toFixed(1)}, q3 ${x.decode_tok_per_s_q3.toFixed(1)}; ` +
       `prefill of ${x.prompt_tokens} tokens ${x.prefill_ms.toFixed(1)} ms)`).join('; '));

@@ -87,13 +87,15 @@ interface PathResult {
     expect(report.sizes.ort.bytes).toBeGreaterThan(report.sizes.trident.bytes);
     expect(report.run_overhead.model).toBe('add_vec4.pte');
     expect(report.run_overhead.median_us).toBeGreaterThan(0);
-    // LLM decoding speed, one thread and two.
-    expect(report.llm_decode.model).toBe('llama_tiny.pte');
-    expect(report.llm_decode.results.map((x: { threads: number }) => x.threads)).toEqual([1, 2]);
-    for (const x of report.llm_decode.results) {
-      expect(x.new_tokens).toBe(8);
-      expect(x.decode_tok_per_s).toBeGreaterThan(0);
-      expect(x.prefill_ms).toBeGreaterThan(0);
+    // LLM decoding speed, one thread and two, with portable and with XNNPACK 8da4w linears.
+    expect(report.llm_decode.models.map((m: { model: string }) => m.model)).toEqual(['llama_tiny.pte', 'llama_tiny_8da4w.pte']);
+    for (const m of report.llm_decode.models) {
+      expect(m.results.map((x: { threads: number }) => x.threads)).toEqual([1, 2]);
+      for (const x of m.results) {
+        expect(x.new_tokens).toBe(8);
+        expect(x.decode_tok_per_s).toBeGreaterThan(0);
+        expect(x.prefill_ms).toBeGreaterThan(0);
+      }
     }
 
     const t = report.targets;

@@ -5,13 +5,16 @@
 //   qcint4 or blockwise qbint4 filter, float bias and output).
 // Weights are packed at init as int8 rows (4-bit nibbles unpacked) with
 // their per-channel sums, so that zero points cost one multiply per output.
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <cstring>
 
 #include "cpp/delegates/xnnpack/ops/gemm_common.h"
 #include "cpp/delegates/xnnpack/ops/quant_params.h"
 #include "cpp/kernels/simd/qs8_dot.h"
 #include "cpp/kernels/util/gemm_f4.h"
+#include "cpp/runtime/platform/parallel.h"
 
 namespace tri::xnnpack {
 namespace {
@@ -37,6 +40,10 @@ struct QPacked {
   const int8_t* weights() const { return reinterpret_cast<const int8_t*>(base + weights_offset()); }
 };
 
+// Work below this many multiply-adds stays on one thread: waking another
+// costs more than it saves.
+constexpr size_t kMinMacsPerPiece = size_t{1} << 15;
+
 bool is_dynamic(const Node& node, const Value* values) {
   return in(node, values, 0).dtype == DType::QDInt8;
 }
@@ -59,6 +66,50 @@ int32_t weight_q(const Value& w, const Node& node, size_t n, size_t k, const FcS
   const bool transposed = (node.flags & kFlagTransposeWeights) != 0;
   const int32_t q = transposed ? filter_element(w, k, n, s.out) : filter_element(w, n, k, s.in);
   return w.dtype == DType::QInt8 ? q - w.quant.zero_point : q;
+}
+
+// Outputs [n0, n1) of one qdint8 row against the packed filter: per block,
+// an int32 dot less the row's zero point times the block's filter sum,
+// scaled by the block's scale and summed in float in block order, then the
+// row's scale and the bias. Four outputs share each load of the row (SIMD
+// qs8_dot4); the float sums follow the same order for every output, so a
+// result does not depend on which group or thread computed it.
+void qd8_row(const int8_t* row, float row_scale, int32_t row_zp, const QPacked& p,
+             const Node& node, size_t n0, size_t n1, float* out) {
+  const size_t k = p.k;
+  const size_t blocks = p.blocks;
+  const size_t block = blocks == 0 ? 0 : k / blocks;
+  const int8_t* w = p.weights();
+  const int32_t* sums = p.sums();
+  const float* scales = p.scales();
+  const float* bias = p.fbias();
+  auto finish = [&](size_t n, float acc) {
+    const float v = acc * row_scale + bias[n];
+    out[n] = f4_lane_min(f4_lane_max(v, node.out_min), node.out_max);
+  };
+  size_t n = n0;
+  for (; n + 4 <= n1; n += 4) {
+    float acc[4] = {0, 0, 0, 0};
+    for (size_t b = 0; b < blocks; ++b) {
+      int32_t dot[4] = {0, 0, 0, 0};
+      qs8_dot4(row + b * block, w + n * k + b * block, k, block, dot);
+      for (size_t j = 0; j < 4; ++j) {
+        const size_t s = (n + j) * blocks + b;
+        acc[j] += static_cast<float>(wrap_add(dot[j], -wrap_mul(row_zp, sums[s]))) * scales[s];
+      }
+    }
+    for (size_t j = 0; j < 4; ++j) finish(n + j, acc[j]);
+  }
+  for (; n < n1; ++n) {
+    float acc = 0;
+    for (size_t b = 0; b < blocks; ++b) {
+      const size_t s = n * blocks + b;
+      const int32_t dot = wrap_add(qs8_dot(row + b * block, w + n * k + b * block, block),
+                                   -wrap_mul(row_zp, sums[s]));
+      acc += static_cast<float>(dot) * scales[s];
+    }
+    finish(n, acc);
+  }
 }
 
 }  // namespace
@@ -122,7 +173,7 @@ void quantized_fc_pack(const Node& node, const Value* values, void* dst) {
   int8_t* weights = reinterpret_cast<int8_t*>(base + p.weights_offset());
   int32_t* sums = reinterpret_cast<int32_t*>(base + p.sums_offset());
   float* scales = reinterpret_cast<float*>(base + p.scales_offset());
-  const size_t block = s.in / p.blocks;
+  const size_t block = p.blocks == 0 ? 0 : s.in / p.blocks;
   for (size_t n = 0; n < s.out; ++n) {
     for (size_t b = 0; b < p.blocks; ++b) {
       int32_t sum = 0;
@@ -167,27 +218,23 @@ Error run_quantized_fc(const Node& node, Value* values, RunContext&) {
   const int8_t* a = x.data_as<const int8_t>();
   const int8_t* w = p.weights();
   if (is_dynamic(node, values)) {
-    // Per-row parameters follow the data (Convert wrote them).
+    // Per-row parameters follow the data (Convert wrote them). Threads take
+    // groups of four output features, so one token (a single row, as in LLM
+    // decoding) spreads over them too.
     const uint8_t* params = static_cast<const uint8_t*>(x.data()) + qd8_params_offset(x.numel());
     float* c = y.data_as<float>();
-    const size_t block = k / p.blocks;
-    for (size_t r = 0; r < rows; ++r) {
-      float row_scale;
-      int32_t row_zp;
-      memcpy(&row_scale, params + r * 8, 4);
-      memcpy(&row_zp, params + r * 8 + 4, 4);
-      const int8_t* row = a + r * k;
-      for (size_t n = 0; n < n_out; ++n) {
-        float acc = 0;
-        for (size_t b = 0; b < p.blocks; ++b) {
-          const int32_t dot = wrap_add(qs8_dot(row + b * block, w + n * k + b * block, block),
-                                       -wrap_mul(row_zp, p.sums()[n * p.blocks + b]));
-          acc += static_cast<float>(dot) * p.scales()[n * p.blocks + b];
-        }
-        const float v = acc * row_scale + p.fbias()[n];
-        c[r * n_out + n] = f4_lane_min(f4_lane_max(v, node.out_min), node.out_max);
+    const size_t groups = (n_out + 3) / 4;
+    const size_t macs_per_group = rows * k * 4 + 1;
+    parallel_for(groups, kMinMacsPerPiece / macs_per_group + 1, [&](size_t g0, size_t g1) {
+      for (size_t r = 0; r < rows; ++r) {
+        float row_scale;
+        int32_t row_zp;
+        memcpy(&row_scale, params + r * 8, 4);
+        memcpy(&row_zp, params + r * 8 + 4, 4);
+        qd8_row(a + r * k, row_scale, row_zp, p, node, g0 * 4, std::min(g1 * 4, n_out),
+                c + r * n_out);
       }
-    }
+    });
     return Error::Ok;
   }
   int32_t qmin, qmax;
