@@ -146,6 +146,7 @@ class BodyReader {
   Error read_header(BefCursor& cursor);
   Error check_kernel(uint32_t k, uint32_t* trigger_counts, uint32_t* register_uses,
                      uint8_t* register_defined);
+  Error check_every_kernel_can_run(uint32_t* waiting);
 
   const BefFile& file_;
   uint32_t index_;
@@ -272,6 +273,39 @@ Error BodyReader::check_kernel(uint32_t k, uint32_t* trigger_counts, uint32_t* r
   return Error::Ok;
 }
 
+// The executor runs a kernel once every result it waits for is ready (its
+// trigger count, checked exact above), so kernels that wait on each other
+// through their used-by lists would never run and leave their results unset.
+// A walk from the pseudo kernel, the order the executor could take, must
+// reach every kernel. `waiting` holds each kernel's trigger count; it is used
+// up.
+Error BodyReader::check_every_kernel_can_run(uint32_t* waiting) {
+  const uint32_t num_kernels = static_cast<uint32_t>(body_.kernels.size());
+  uint32_t* ready = allocator_.allocate_array<uint32_t>(num_kernels);
+  if (ready == nullptr) return fail(Error::MemoryAllocationFailed, "BEF function %u: out of memory", index_);
+  uint32_t head = 0;
+  uint32_t tail = 0;
+  ready[tail++] = 0;
+  while (head < tail) {
+    const KernelRecord record = body_.kernel(ready[head++]);
+    for (uint32_t i = 0; i < record.num_results(); ++i) {
+      for (uint32_t u = 0; u < record.num_used_by(i); ++u) {
+        const uint32_t user = record.used_by(i, u);
+        // Each kernel is queued once: when the last of its triggers arrives.
+        if (--waiting[user] == 0) ready[tail++] = user;
+      }
+    }
+  }
+  for (uint32_t k = 1; k < num_kernels && tail < num_kernels; ++k) {
+    if (waiting[k] != 0) {
+      return bad("kernel %u can never run: it waits, directly or through other kernels, on its own "
+                 "results",
+                 k);
+    }
+  }
+  return Error::Ok;
+}
+
 Error BodyReader::read() {
   const Span<const uint8_t> functions = file_.section(SectionId::Functions);
   if (entry_.function_offset >= functions.size()) {
@@ -303,6 +337,7 @@ Error BodyReader::read() {
                  trigger_counts[k]);
     }
   }
+  TRI_TRY(check_every_kernel_can_run(trigger_counts));
   for (uint32_t r = 0; r < body_.num_registers; ++r) {
     if (!register_defined[r]) return bad("register %u is never defined", r);
   }

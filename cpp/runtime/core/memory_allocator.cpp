@@ -44,4 +44,13 @@ bool PlannedMemory::contains(const void* p) const {
   return false;
 }
 
+bool PlannedMemory::contains(const void* p, size_t bytes) const {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  for (const Span<uint8_t>& buffer : buffers_) {
+    const uintptr_t b = reinterpret_cast<uintptr_t>(buffer.data());
+    if (a >= b && a - b <= buffer.size() && bytes <= buffer.size() - (a - b)) return true;
+  }
+  return false;
+}
+
 }  // namespace tri

@@ -91,6 +91,8 @@ class PlannedMemory {
 
   // True when p lies inside one of the buffers.
   bool contains(const void* p) const;
+  // True when [p, p + bytes) lies inside one buffer.
+  bool contains(const void* p, size_t bytes) const;
 
  private:
   Span<Span<uint8_t>> buffers_;

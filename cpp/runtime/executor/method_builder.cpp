@@ -102,6 +102,43 @@ Error check_io(Span<const int32_t> io, size_t num_values, const char* method, co
   return Error::Ok;
 }
 
+// What the core relies on from every front end's value table, checked again
+// here so that a loader's bug is an error and not a memory error: each tensor
+// slot holds a tensor; a tensor with memory has room for its sizes, and
+// memory that starts in a planned buffer ends inside it.
+Error check_tensor(const Tensor* t, const PlannedMemory* planned, size_t value) {
+  TRI_CHECK(t != nullptr, Error::InvalidProgram, "value %zu is a tensor with no tensor", value);
+  if (t->data() == nullptr) return Error::Ok;  // an input, or memory bound later
+  TRI_CHECK(t->capacity_bytes() >= t->nbytes(), Error::InvalidProgram,
+            "value %zu: a tensor of %zu bytes has memory for %zu", value, t->nbytes(),
+            t->capacity_bytes());
+  TRI_CHECK(planned == nullptr || !planned->contains(t->data()) ||
+                planned->contains(t->data(), t->capacity_bytes()),
+            Error::InvalidProgram, "value %zu: its %zu bytes run past the end of its planned buffer",
+            value, t->capacity_bytes());
+  return Error::Ok;
+}
+
+Error check_values(Span<const EValue> values, const PlannedMemory* planned) {
+  for (size_t v = 0; v < values.size(); ++v) {
+    const EValue& value = values[v];
+    if (value.tag == Tag::Tensor) {
+      TRI_TRY(check_tensor(value.payload.as_tensor, planned, v));
+    } else if (value.tag == Tag::TensorList || value.tag == Tag::OptionalTensorList) {
+      const BoxedTensorList& list = value.payload.as_tensor_list;
+      TRI_CHECK(list.size == 0 || list.items != nullptr, Error::InvalidProgram,
+                "value %zu: a list of %zu tensors with no items", v, list.size);
+      for (size_t k = 0; k < list.size; ++k) {
+        const EValue* item = list.items[k];
+        TRI_CHECK(item != nullptr, Error::InvalidProgram, "value %zu: list item %zu is missing", v,
+                  k);
+        if (item->tag == Tag::Tensor) TRI_TRY(check_tensor(item->payload.as_tensor, planned, v));
+      }
+    }
+  }
+  return Error::Ok;
+}
+
 Error resolve_args(Span<const int32_t> args, Span<EValue> values, MemoryAllocator& alloc,
                    Instruction* out) {
   TRI_ASSIGN_OR_RETURN(Span<EValue*> slots, allocate_span<EValue*>(alloc, args.size(), "arguments"));
@@ -302,6 +339,7 @@ Result<MethodPlan> build(const MethodSource& source, MemoryManager& memory,
   value_context.external = options.external_data;
   value_context.sizing = sizing;
   TRI_TRY(source.build_values(value_context, values));
+  if (!sizing) TRI_TRY_CONTEXT(check_values(values, memory.planned), "method '%s'", name);
 
   const size_t num_instructions = source.num_instructions();
   const size_t num_delegates = source.num_delegates();

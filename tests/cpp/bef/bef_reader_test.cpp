@@ -104,6 +104,50 @@ TEST(BefReader, NamesWhatIsWrong) {
   EXPECT_STREQ(last_error_message(), "The BEF file memory should be aligned by 8");
 }
 
+// Kernels that wait on each other can never run. The file below is valid
+// but for two used-by entries, rewritten so that every count still agrees
+// (each kernel is triggered as often as it has operands, each register read
+// as often as it says) while kernel 3 waits on its own result.
+TEST(BefReader, RefusesKernelsThatWaitOnThemselves) {
+  const std::vector<uint8_t> bef = testing::translate(R"(
+func.func @main() -> i32 {
+  %x = tfrt.constant.i32 1
+  %y = tfrt.constant.i32 2
+  %b = tfrt.add.i32 %x, %y
+  %c = tfrt.add.i32 %x, %b
+  tfrt.return %c : i32
+}
+)");
+  Opened opened(bef);
+  ASSERT_TRUE(opened.file.ok()) << last_error_message();
+  const FunctionBody& body = opened.file->function(0).body;
+  ASSERT_EQ(body.kernels.size(), 5u);  // the pseudo kernel, then one per op
+  // The byte offset in `bef` of word `index` of kernel k's used-by lists.
+  auto used_by_word = [&](uint32_t k, uint32_t index) {
+    const KernelRecord record = body.kernel(k);
+    const size_t words = kKernelHeaderWords + 2 * size_t{record.num_results()} +
+                         record.num_arguments() + record.num_attributes() + record.num_functions();
+    const uint8_t* at = body.kernel_list + body.kernels[k].offset + 4 * (words + index);
+    return static_cast<size_t>(at - opened.aligned.span().data());
+  };
+  // Where kernel k's result 0 lists kernel `user`.
+  auto position = [&](uint32_t k, uint32_t user) {
+    const KernelRecord record = body.kernel(k);
+    for (uint32_t i = 0; i < record.num_used_by(0); ++i) {
+      if (record.used_by(0, i) == user) return i;
+    }
+    ADD_FAILURE() << "kernel " << k << " does not trigger kernel " << user;
+    return 0u;
+  };
+  ASSERT_EQ(body.kernel(1).num_used_by(0), 2u);  // %x: both adds
+  std::vector<uint8_t> cycle = bef;
+  cycle[used_by_word(1, position(1, 3))] = 4;  // %x now triggers kernel 4 twice, not 3
+  cycle[used_by_word(3, position(3, 4))] = 3;  // and %b triggers kernel 3 itself
+  EXPECT_EQ(open_error(cycle),
+            "BEF function 0 ('main'): kernel 3 can never run: it waits, directly or through other "
+            "kernels, on its own results");
+}
+
 TEST(BefReader, EveryTruncationFailsWithAMessage) {
   const std::vector<uint8_t> bef = small_program();
   for (size_t n = 0; n < bef.size(); ++n) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,8 @@ using testing::TensorFactory;
 constexpr const char* kBackendId = "MethodBuilderTestBackend";
 
 // A method described by plain vectors: float tensors of shape [2] planned
-// back to back in buffer 1, then an Int value (alpha = 1).
+// back to back in buffer 1, then other values (by default an Int, alpha = 1).
+// `lie` lets a test make the front end lie about tensor i once it is built.
 class FakeSource final : public MethodSource {
  public:
   size_t num_tensors = 3;
@@ -32,9 +34,11 @@ class FakeSource final : public MethodSource {
   std::vector<int32_t> ins = {0, 1};
   std::vector<int32_t> outs = {2};
   std::vector<CompileSpec> specs = {{"key", ByteSpan()}};
+  std::vector<EValue> others = {EValue::from_int(1)};
+  std::function<Error(size_t, Tensor*, const ValueBuildContext&)> lie;
 
   const char* name() const override { return "forward"; }
-  size_t num_values() const override { return num_tensors + 1; }
+  size_t num_values() const override { return num_tensors + others.size(); }
   Error build_values(const ValueBuildContext& context, Span<EValue> values) const override {
     ++builds;
     const SizesType sizes[] = {2};
@@ -46,10 +50,11 @@ class FakeSource final : public MethodSource {
       if (!context.sizing) {
         TRI_ASSIGN_OR_RETURN(void* data, context.memory->planned->address(1, 8 * i, 8));
         t->set_data(data, 8);
+        if (lie) TRI_TRY(lie(i, t, context));
       }
       values[i] = EValue::from_tensor(t);
     }
-    values[num_tensors] = EValue::from_int(1);
+    for (size_t i = 0; i < others.size(); ++i) values[num_tensors + i] = others[i];
     return Error::Ok;
   }
   Span<const int32_t> inputs() const override { return {ins.data(), ins.size()}; }
@@ -116,6 +121,22 @@ class MethodBuilderTest : public ::testing::Test {
   std::string error_of(Result<Method> result) {
     EXPECT_FALSE(result.ok());
     return last_error_message();
+  }
+
+  // Builds the method (which must succeed), runs it on inputs of shape [2]
+  // (which must fail), and returns the run's error; a second run must fail
+  // the same way.
+  std::string run_error() {
+    Result<Method> method = build();
+    EXPECT_TRUE(method.ok()) << last_error_message();
+    if (!method.ok()) return "";
+    const SizesType two[] = {2};
+    EXPECT_TRUE(method->prepare_input_tensor(0, Span<const SizesType>(two, 1)).ok());
+    EXPECT_TRUE(method->prepare_input_tensor(1, Span<const SizesType>(two, 1)).ok());
+    EXPECT_NE(method->execute(), Error::Ok);
+    const std::string message = last_error_message();
+    EXPECT_NE(method->execute(), Error::Ok) << "the same lie, met again";
+    return message;
   }
 
   std::vector<int32_t> add_args_ = {0, 1, 3, 2, 2};
@@ -360,6 +381,115 @@ TEST_F(MethodBuilderTest, RejectsInputsAndOutputsOutOfRange) {
   source_.ins = {0, 1};
   source_.outs = {-1};
   EXPECT_NE(error_of(build()).find("output 0 refers to value -1"), std::string::npos);
+}
+
+// A program that passes its format's checks can still lie. Whatever a front
+// end hands the builder, the core checks what it relies on, so each lie here
+// (and each bad index above) is an error at load or at run, never a memory
+// error: scripts/fuzz.sh runs this suite under ASan and UBSan.
+TEST_F(MethodBuilderTest, RefusesATensorWithLessMemoryThanItsSizes) {
+  source_.lie = [](size_t i, Tensor* t, const ValueBuildContext&) {
+    if (i == 2) t->set_data(t->mutable_data(), 4);
+    return Error::Ok;
+  };
+  EXPECT_NE(error_of(build()).find("method 'forward': value 2: a tensor of 8 bytes has memory for 4"),
+            std::string::npos);
+}
+
+TEST_F(MethodBuilderTest, RefusesPlannedMemoryThatRunsPastItsBuffer) {
+  // A front end that works out addresses itself, wrongly: 8 bytes at 60 of
+  // the 64-byte buffer.
+  source_.lie = [this](size_t i, Tensor* t, const ValueBuildContext&) {
+    if (i == 2) t->set_data(planned_ + 60, 8);
+    return Error::Ok;
+  };
+  EXPECT_NE(error_of(build()).find("value 2: its 8 bytes run past the end of its planned buffer"),
+            std::string::npos);
+}
+
+TEST_F(MethodBuilderTest, RefusesPlannedRangesOutsideThePlan) {
+  struct Case {
+    uint32_t memory_id;
+    uint64_t offset;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {1, 60, "planned range [60, +8) lies outside buffer 1 of 64 bytes"},
+      {1, UINT64_MAX, "lies outside buffer 1 of 64 bytes"},
+      {2, 0, "memory_id 2 is not a planned buffer (the plan has 1)"},
+      {0, 0, "memory_id 0 is not a planned buffer"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.expected);
+    source_.lie = [&c](size_t i, Tensor* t, const ValueBuildContext& context) {
+      if (i != 2) return Error::Ok;
+      TRI_ASSIGN_OR_RETURN(void* data, context.memory->planned->address(c.memory_id, c.offset, 8));
+      t->set_data(data, 8);
+      return Error::Ok;
+    };
+    EXPECT_NE(error_of(build()).find(c.expected), std::string::npos);
+  }
+}
+
+TEST_F(MethodBuilderTest, RefusesATensorListWithAMissingItem) {
+  EValue* items[] = {nullptr};
+  EValue list;
+  list.tag = Tag::TensorList;
+  list.payload.as_tensor_list = BoxedTensorList{items, nullptr, 1};
+  source_.others.push_back(list);
+  EXPECT_NE(error_of(build()).find("value 4: list item 0 is missing"), std::string::npos);
+}
+
+// Lies only a run can meet: values of the wrong kind or dtype where a kernel
+// or the interpreter needs another. Each run fails with an error that names
+// the instruction, and the method stays usable.
+TEST_F(MethodBuilderTest, RunsMeetValuesOfTheWrongKindWithAnError) {
+  struct Case {
+    const char* what;
+    std::vector<int32_t> args;  // of aten::add.out: self, other, alpha, out, returned
+    std::vector<InstructionRef> before;
+    const char* expected;
+  };
+  InstructionRef int_over_out;  // the Int moved over the out tensor's slot
+  int_over_out.kind = InstructionKind::Move;
+  int_over_out.a = 3;
+  int_over_out.b = 2;
+  InstructionRef tensor_condition;  // a Float tensor as a jump's condition
+  tensor_condition.kind = InstructionKind::JumpFalse;
+  tensor_condition.a = 0;
+  tensor_condition.b = 1;
+  const std::vector<Case> cases = {
+      {"an Int as self", {3, 1, 3, 2, 2}, {},
+       "instruction 0 (aten::add.out): argument 0: expected Tensor, got Int"},
+      {"a tensor as alpha", {0, 1, 1, 2, 2}, {},
+       "instruction 0 (aten::add.out): argument 2: expected Scalar (Int, Double or Bool), got Tensor"},
+      {"an Int as the out", {0, 1, 3, 3, 3}, {},
+       "instruction 0 (aten::add.out): argument 3: expected Tensor, got Int"},
+      {"an Int moved over the out", {0, 1, 3, 2, 2}, {int_over_out},
+       "instruction 1 (aten::add.out): argument 3: expected Tensor, got Int"},
+      {"a Float tensor as a condition", {0, 1, 3, 2, 2}, {tensor_condition},
+       "instruction 0 (JumpFalse): condition value 0 is Tensor, expected Bool"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    std::vector<int32_t> args = c.args;
+    source_.instructions = c.before;
+    source_.instructions.push_back(add_call(args));
+    const std::string message = run_error();
+    EXPECT_NE(message.find(c.expected), std::string::npos) << message;
+  }
+}
+
+TEST_F(MethodBuilderTest, RunsMeetDtypesThatDisagreeWithAnError) {
+  // The out tensor turns out to hold Bool: add cannot write Float sums there.
+  source_.lie = [](size_t i, Tensor* t, const ValueBuildContext&) {
+    if (i != 2) return Error::Ok;
+    const SizesType two[] = {2};
+    return t->init(ScalarType::Bool, Span<const SizesType>(two, 1), {}, t->mutable_data(), 8,
+                   ShapeDynamism::Static);
+  };
+  const std::string message = run_error();
+  EXPECT_NE(message.find("instruction 0 (aten::add.out)"), std::string::npos) << message;
 }
 
 TEST_F(MethodBuilderTest, NamesAMissingBackend) {
