@@ -3,7 +3,8 @@
 # the runtime symbol check, the C++ units (ctest), the Vitest suites (JS API
 # through the real wasm build, the op cases and exported models against
 # PyTorch, corpus conformance, the demo in Chromium), and
-# the C++ units again under ASan/UBSan followed by a fixed-seed fuzzing run.
+# the C++ units again under ASan/UBSan, the fuzzers' regression inputs, and
+# each fuzzer for a fixed time (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -16,6 +17,7 @@ bash scripts/build.sh demo
 bash scripts/check-runtime-symbols.sh --self-test
 bash scripts/check-runtime-symbols.sh
 bash scripts/check-runtime-symbols.sh build/wasm/libtrident_runtime.a
+bash scripts/check-runtime-symbols.sh build/wasm-threads/libtrident_runtime.a
 (cd build/native && ctest --output-on-failure -j"$(nproc)")
 npx vitest run
 # Sanitizers and fuzzing last: they rebuild the native code with clang.
