@@ -47,8 +47,10 @@ class NativeProgram {
 
   // memory_plan: host::MemoryPlanChoice's value; threads: the model's
   // numThreads (0: all), which decides the Auto plan.
-  int load(uintptr_t ptr, size_t len, double max_planned_bytes, bool optimize, int memory_plan,
-           int threads, const std::string& source_name) {
+  // Limits of 0 keep the runtime's defaults (host::HostOptions).
+  int load(uintptr_t ptr, size_t len, double max_planned_bytes, double max_tensor_elements,
+           double max_instructions_per_run, bool optimize, int memory_plan, int threads,
+           const std::string& source_name) {
     host::HostOptions options;
     options.source_name = source_name;
     options.optimize = optimize;
@@ -60,6 +62,12 @@ class NativeProgram {
     options.threads = threads > 0 ? static_cast<uint32_t>(threads) : 0;
     if (max_planned_bytes > 0) {
       options.max_planned_bytes = static_cast<uint64_t>(max_planned_bytes);
+    }
+    if (max_tensor_elements > 0) {
+      options.max_tensor_elements = static_cast<uint64_t>(max_tensor_elements);
+    }
+    if (max_instructions_per_run > 0) {
+      options.max_instructions_per_run = static_cast<uint64_t>(max_instructions_per_run);
     }
     return finish(model_.load(
         host::OwnedBytes(reinterpret_cast<uint8_t*>(ptr), len, release_malloc_block),
@@ -298,6 +306,7 @@ EMSCRIPTEN_BINDINGS(trident) {
   emscripten::function("startThreadPool", &tri::wasm::start_thread_pool);
   emscripten::function("valueLayout", &tri::wasm::value_layout);
   emscripten::function("heapAllocations", &tri::wasm::heap_allocations);
+  emscripten::function("heapBytes", &tri::wasm::heap_bytes);
   emscripten::class_<NativeProgram>("NativeProgram")
       .constructor<>()
       .function("addDataFile", &NativeProgram::addDataFile)

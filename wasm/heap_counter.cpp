@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include <malloc.h>
+
 extern "C" {
 void* emscripten_builtin_malloc(size_t size);
 void emscripten_builtin_free(void* ptr);
@@ -69,5 +71,7 @@ int posix_memalign(void** out, size_t alignment, size_t size) {
 namespace tri::wasm {
 
 double heap_allocations() { return static_cast<double>(allocations.load(std::memory_order_relaxed)); }
+
+double heap_bytes() { return static_cast<double>(mallinfo().uordblks); }
 
 }  // namespace tri::wasm

@@ -312,6 +312,7 @@ MethodLoadOptions HostModel::method_load_options() const {
   MethodLoadOptions options;
   options.external_data = data_files_.empty() ? nullptr : &external_data_;
   options.optimize = options_.optimize;
+  options.max_tensor_elements = options_.max_tensor_elements;
   return options;
 }
 

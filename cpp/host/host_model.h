@@ -30,6 +30,9 @@ struct HostOptions {
   size_t temp_bytes = 0;
   // Bound on the instructions one run may execute (jumps can loop).
   uint64_t max_instructions_per_run = 100000000;
+  // Bound on any one tensor's elements (at its upper bound): a tensor over
+  // 2^31 - 1 elements cannot be indexed by 32-bit kernels anyway.
+  uint64_t max_tensor_elements = 2147483647;
   // Threads a run may spread its kernels over (parallel.h); 0: all the
   // installed runner has. 1 keeps every kernel on the calling thread.
   uint32_t threads = 0;

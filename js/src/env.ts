@@ -1,6 +1,7 @@
 // Process-wide settings of the wasm loader, read when the module is first
 // loaded (changing them later affects only modules loaded afterwards).
 
+import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import type { UrlLike } from './read-source.js';
 
 /** Trident's wasm-side files, which env.wasmPaths can place one by one. */
@@ -40,6 +41,12 @@ export interface WasmEnv {
    * Default false.
    */
   worker: boolean;
+  /**
+   * The limits every load() starts from (each of load()'s options of the
+   * same name overrides one for that model): file size, planned memory,
+   * tensor elements, instructions per run. Safe defaults; see Limits.
+   */
+  limits: Limits;
 }
 
-export const env: WasmEnv = { wasmPaths: undefined, threads: 'auto', numThreads: 0, simd: true, worker: false };
+export const env: WasmEnv = { wasmPaths: undefined, threads: 'auto', numThreads: 0, simd: true, worker: false, limits: { ...DEFAULT_LIMITS } };

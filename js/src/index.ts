@@ -28,6 +28,7 @@ export { valueFromJson, valueToJson, stringifyJson, jsonNumber, type JsonTensor,
 export { cache } from './model-cache.js';
 export type { Graph, GraphEdge, GraphNode, GraphPort, GraphValue, WeightInfo } from './inspect.js';
 export { env, type WasmEnv, type WasmFile, type WasmFileUrls } from './env.js';
+export { DEFAULT_LIMITS, type Limits } from './limits.js';
 export {
   registerKernel,
   registeredKernels,

@@ -4,7 +4,8 @@
 import { throwIfAborted } from './abort.js';
 import { env } from './env.js';
 import { ErrorCode, TridentError } from './errors.js';
-import { buildInfo, LocalEngine } from './engine/local-engine.js';
+import { buildInfo, LocalEngine, type OpenOptions } from './engine/local-engine.js';
+import { resolveLimits } from './limits.js';
 import { Model, modelRuntimeInfo } from './model.js';
 import { loadWasm } from './native/load-wasm.js';
 import { loadRemote, WorkerRuntime } from './worker/worker-client.js';
@@ -14,12 +15,17 @@ import { checkThreadCount, threadsWithin } from './threads.js';
 export interface LoadOptions extends ReadOptions {
   /** External tensor data files (.ptd) the program refers to by key. */
   dataFiles?: readonly ModelSource[] | undefined;
+  /** Limits.maxFileBytes for this model. Default: `env.limits`'s (2 GiB). */
+  maxFileBytes?: number | undefined;
   /**
-   * Upper bound on the planned memory of any one method, in bytes; a program
-   * asking for more fails to load with LimitExceeded. Default: the
-   * runtime's (1 GiB).
+   * Limits.maxPlannedBytes for this model. Default: `env.limits`'s (1 GiB);
+   * 0 means the default too.
    */
   maxPlannedBytes?: number | undefined;
+  /** Limits.maxTensorElements for this model. Default: `env.limits`'s (2^31 - 1). */
+  maxTensorElements?: number | undefined;
+  /** Limits.maxInstructionsPerRun for this model. Default: `env.limits`'s (100,000,000). */
+  maxInstructionsPerRun?: number | undefined;
   /**
    * Which build serves this model: overrides `env.threads` ('auto' uses
    * the threads build where shared memory exists: Node, and cross-origin
@@ -88,7 +94,7 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
   if (typeof options !== 'object' || options === null) {
     throw new TridentError(`load: options must be an object, got ${options === null ? 'null' : typeof options}`, ErrorCode.InvalidArgument);
   }
-  const { dataFiles = [], maxPlannedBytes = 0, signal, threads = env.threads, numThreads = 0, optimize = true, memoryPlan = 'auto', onPrint, worker = env.worker } = options;
+  const { dataFiles = [], signal, threads = env.threads, numThreads = 0, optimize = true, memoryPlan = 'auto', onPrint, worker = env.worker } = options;
   if (typeof worker !== 'boolean') {
     throw new TridentError(`load: worker must be true or false, got ${String(worker)}`, ErrorCode.InvalidArgument);
   }
@@ -99,9 +105,11 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
     throw new TridentError(`load: optimize must be true or false, got ${String(optimize)}`, ErrorCode.InvalidArgument);
   }
   checkThreadCount(numThreads, 'load: numThreads');
-  if (!Number.isSafeInteger(maxPlannedBytes) || maxPlannedBytes < 0) {
-    throw new TridentError(`load: maxPlannedBytes must be a non-negative integer, got ${maxPlannedBytes}`, ErrorCode.InvalidArgument);
-  }
+  const limits = resolveLimits(
+    { ...options, maxPlannedBytes: options.maxPlannedBytes === 0 ? undefined : options.maxPlannedBytes },
+    env.limits,
+    'load',
+  );
   if (!Array.isArray(dataFiles)) {
     throw new TridentError('load: dataFiles must be an array of sources', ErrorCode.InvalidArgument);
   }
@@ -109,12 +117,13 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
     throw new TridentError(`load: onPrint must be a function, got ${typeof onPrint}`, ErrorCode.InvalidArgument);
   }
   throwIfAborted(signal);
-  const settings = { maxPlannedBytes, optimize, memoryPlan: MEMORY_PLANS[memoryPlan] };
-  if (worker) return loadInWorker([source, ...dataFiles], options, threads, numThreads, settings, onPrint);
+  const { maxFileBytes, ...runtimeLimits } = limits;
+  const settings = { ...runtimeLimits, optimize, memoryPlan: MEMORY_PLANS[memoryPlan] };
+  if (worker) return loadInWorker([source, ...dataFiles], options, maxFileBytes, threads, numThreads, settings, onPrint);
   // Fetch the wasm while the file downloads.
   const module = loadWasm(threads);
   module.catch(() => {});
-  const [program, ...data] = await readSources([source, ...dataFiles], options);
+  const [program, ...data] = await readSources([source, ...dataFiles], options, maxFileBytes);
   const wasm = await module;
   throwIfAborted(signal);
   const threadCount = threadsWithin(numThreads, wasm.poolThreads, 'load: numThreads');
@@ -122,7 +131,7 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
     wasm,
     program!.bytes,
     data.map((d) => d.bytes),
-    { maxPlannedBytes, numThreads: threadCount, optimize, memoryPlan: MEMORY_PLANS[memoryPlan], sourceName: program!.name },
+    { ...settings, numThreads: threadCount, sourceName: program!.name },
   );
   return Model.over(engine, threadCount, onPrint);
 }
@@ -131,9 +140,10 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
 async function loadInWorker(
   sources: readonly ModelSource[],
   options: LoadOptions,
+  maxFileBytes: number,
   threads: 'auto' | boolean,
   numThreads: number,
-  settings: { maxPlannedBytes: number; optimize: boolean; memoryPlan: number },
+  settings: Omit<OpenOptions, 'numThreads' | 'sourceName'>,
   onPrint: ((text: string) => void) | undefined,
 ): Promise<Model> {
   const { signal } = options;
@@ -141,7 +151,7 @@ async function loadInWorker(
   starting.catch(() => {});
   let files;
   try {
-    files = await readSources(sources, options);
+    files = await readSources(sources, options, maxFileBytes);
   } catch (err) {
     void starting.then((runtime) => runtime.release(), () => {});
     throw err;
@@ -191,6 +201,12 @@ export interface RuntimeInfo {
    * allocates nothing, so this stays put across repeated runs.
    */
   heapAllocations: number;
+  /**
+   * Bytes allocated in wasm memory now (the heap's blocks in use): what the
+   * loaded models, their plans and the runtime hold. Disposing a model
+   * gives its share back here, though `memoryBytes` never shrinks.
+   */
+  heapBytes: number;
 }
 
 /**

@@ -21,7 +21,7 @@ export interface WorkerEndpoint {
 
 export interface NodePlatform {
   /** A whole file, read in chunks so that progress is reported and an abort stops it. */
-  readFile(path: string, report?: ReportProgress, signal?: AbortSignalLike): Promise<Uint8Array>;
+  readFile(path: string, report?: ReportProgress, signal?: AbortSignalLike, maxBytes?: number): Promise<Uint8Array>;
   /** True if `path` names an existing regular file. */
   fileExists(path: string): Promise<boolean>;
   fileUrlToPath(url: URL): string;

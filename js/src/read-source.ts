@@ -3,6 +3,7 @@
 
 import { throwIfAborted, type AbortSignalLike } from './abort.js';
 import { ErrorCode, TridentError } from './errors.js';
+import { checkFileSize } from './limits.js';
 import { describeValue } from './tensor.js';
 import { cachedResponse, checkCacheAvailable, isCacheable, keepResponse } from './model-cache.js';
 import { isNode, nodePlatform, type ReportProgress } from './platform.js';
@@ -69,9 +70,15 @@ const URL_SCHEMES = new Set(['http:', 'https:', 'data:', 'blob:', 'file:']);
 
 /**
  * Reads several sources one after another. Progress is cumulative over all of
- * them; the total grows as each file's size becomes known.
+ * them; the total grows as each file's size becomes known. A file over
+ * `maxFileBytes` fails with LimitExceeded as soon as its size or what has
+ * arrived says so, without reading the rest.
  */
-export async function readSources(sources: readonly ModelSource[], options: ReadOptions = {}): Promise<SourceBytes[]> {
+export async function readSources(
+  sources: readonly ModelSource[],
+  options: ReadOptions = {},
+  maxFileBytes = Number.POSITIVE_INFINITY,
+): Promise<SourceBytes[]> {
   const { onProgress, signal, cache = false } = options;
   throwIfAborted(signal);
   if (typeof cache !== 'boolean') throw new TridentError(`load: cache must be true or false, got ${describeValue(cache)}`, ErrorCode.InvalidArgument);
@@ -82,7 +89,7 @@ export async function readSources(sources: readonly ModelSource[], options: Read
   for (const source of sources) {
     const report: ReportProgress = (loaded, total) =>
       onProgress?.(doneBytes + loaded, doneTotal === undefined || total === undefined ? undefined : doneTotal + total);
-    const read = await readSource(source, report, cache, signal);
+    const read = await readSource(source, { report, maxBytes: maxFileBytes }, cache, signal);
     doneBytes += read.bytes.length;
     if (doneTotal !== undefined) doneTotal += read.bytes.length;
     out.push(read);
@@ -99,28 +106,34 @@ export function isSourceText(text: string): boolean {
   return /[\r\n]/.test(text) || /^\s*(func\.func|module)\b/.test(text);
 }
 
-async function readSource(source: ModelSource, report: ReportProgress, cache: boolean, signal?: AbortSignalLike): Promise<SourceBytes> {
+/** Where one file's progress goes, and the most bytes it may have. */
+interface Reading {
+  report: ReportProgress;
+  maxBytes: number;
+}
+
+async function readSource(source: ModelSource, reading: Reading, cache: boolean, signal?: AbortSignalLike): Promise<SourceBytes> {
   throwIfAborted(signal);
   const unnamed = async (bytes: Promise<Uint8Array> | Uint8Array): Promise<SourceBytes> => ({ bytes: await bytes, name: '' });
   if (typeof source === 'string') {
-    if (isSourceText(source)) return unnamed(whole(new TextEncoder().encode(source), report));
+    if (isSourceText(source)) return unnamed(whole(new TextEncoder().encode(source), reading, 'the text'));
     const location = parseLocation(source);
-    return { bytes: await readLocation(location, report, cache, signal), name: typeof location === 'string' ? location : shortUrl(location) };
+    return { bytes: await readLocation(location, reading, cache, signal), name: typeof location === 'string' ? location : shortUrl(location) };
   }
   if (isUrlLike(source)) {
     const url = source instanceof URL ? source : parseUrl(source.href);
-    return { bytes: await readLocation(url, report, cache, signal), name: shortUrl(url) };
+    return { bytes: await readLocation(url, reading, cache, signal), name: shortUrl(url) };
   }
-  if (isArrayBuffer(source)) return unnamed(whole(new Uint8Array(source), report));
+  if (isArrayBuffer(source)) return unnamed(whole(new Uint8Array(source), reading, 'the ArrayBuffer'));
   if (ArrayBuffer.isView(source)) {
-    return unnamed(whole(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), report));
+    return unnamed(whole(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), reading, `the ${source.constructor.name}`));
   }
   if (typeof Response !== 'undefined' && source instanceof Response) {
-    return { bytes: await readResponse(source, report, signal), name: source.url === '' ? '' : shortUrl(source.url) };
+    return { bytes: await readResponse(source, reading, signal), name: source.url === '' ? '' : shortUrl(source.url) };
   }
   if (typeof Blob !== 'undefined' && source instanceof Blob) {
     const name = typeof (source as { name?: unknown }).name === 'string' ? (source as unknown as { name: string }).name : '';
-    return { bytes: await readStream(source.stream(), source.size, report, signal), name };
+    return { bytes: await readStream(source.stream(), source.size, reading, name === '' ? 'the Blob' : `'${name}'`, signal), name };
   }
   throw new TridentError(
     `load: unsupported source ${describeValue(source)}; expected a URL string or path, URL, ArrayBuffer, Uint8Array, Response, Blob or File`,
@@ -149,22 +162,25 @@ function parseUrl(text: string, base?: string): URL {
   }
 }
 
-async function readLocation(location: URL | string, report: ReportProgress, cache: boolean, signal?: AbortSignalLike): Promise<Uint8Array> {
+async function readLocation(location: URL | string, reading: Reading, cache: boolean, signal?: AbortSignalLike): Promise<Uint8Array> {
   if (cache && typeof location !== 'string' && isCacheable(location)) {
     const kept = await cachedResponse(location);
-    if (kept !== undefined) return readResponse(kept, report, signal, location);
-    const { bytes, contentType } = await download(location, report, signal);
+    if (kept !== undefined) return readResponse(kept, reading, signal, location);
+    const { bytes, contentType } = await download(location, reading, signal);
     await keepResponse(location, bytes, contentType);
     return bytes;
   }
-  return (await download(location, report, signal)).bytes;
+  return (await download(location, reading, signal)).bytes;
 }
 
-async function download(location: URL | string, report: ReportProgress, signal?: AbortSignalLike): Promise<{ bytes: Uint8Array; contentType: string | null }> {
-  if (typeof location === 'string') return { bytes: await nodePlatform(`load('${shortUrl(location)}')`).readFile(location, report, signal), contentType: null };
+async function download(location: URL | string, reading: Reading, signal?: AbortSignalLike): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+  if (typeof location === 'string') {
+    const node = nodePlatform(`load('${shortUrl(location)}')`);
+    return { bytes: await node.readFile(location, reading.report, signal, reading.maxBytes), contentType: null };
+  }
   if (location.protocol === 'file:' && isNode) {
     const node = nodePlatform(`load('${shortUrl(location)}')`);
-    return { bytes: await node.readFile(node.fileUrlToPath(location), report, signal), contentType: null };
+    return { bytes: await node.readFile(node.fileUrlToPath(location), reading.report, signal, reading.maxBytes), contentType: null };
   }
   let response: Response;
   try {
@@ -176,10 +192,10 @@ async function download(location: URL | string, report: ReportProgress, signal?:
       cause: err,
     });
   }
-  return { bytes: await readResponse(response, report, signal, location), contentType: response.headers.get('content-type') };
+  return { bytes: await readResponse(response, reading, signal, location), contentType: response.headers.get('content-type') };
 }
 
-async function readResponse(response: Response, report: ReportProgress, signal?: AbortSignalLike, url?: URL): Promise<Uint8Array> {
+async function readResponse(response: Response, reading: Reading, signal?: AbortSignalLike, url?: URL): Promise<Uint8Array> {
   const where = shortUrl(url ?? response.url);
   if (!response.ok && response.status !== 0) {
     throw new TridentError(
@@ -188,20 +204,26 @@ async function readResponse(response: Response, report: ReportProgress, signal?:
     );
   }
   if (response.bodyUsed) throw new TridentError(`load: the Response body for ${where} was already read`, ErrorCode.InvalidArgument);
-  if (response.body === null) return whole(new Uint8Array(0), report);
+  if (response.body === null) return whole(new Uint8Array(0), reading, where);
   // Content-Length counts encoded bytes; with compression the stream yields
   // more than that, so the total is unknown.
   const length = Number(response.headers.get('content-length') ?? NaN);
   const total = Number.isSafeInteger(length) && !response.headers.get('content-encoding') ? length : undefined;
-  return readStream(response.body, total, report, signal);
+  if (total !== undefined && total > reading.maxBytes) {
+    await (response.body as ReadableStream<Uint8Array>).cancel().catch(() => {});
+    checkFileSize(where, total, reading.maxBytes);
+  }
+  return readStream(response.body, total, reading, where, signal);
 }
 
 async function readStream(
   stream: ReadableStream<Uint8Array>,
   total: number | undefined,
-  report: ReportProgress,
+  { report, maxBytes }: Reading,
+  what: string,
   signal?: AbortSignalLike,
 ): Promise<Uint8Array> {
+  if (total !== undefined) checkFileSize(what, total, maxBytes);
   const reader = stream.getReader();
   const onAbort = (): void => void reader.cancel(signal?.reason).catch(() => {});
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -213,6 +235,11 @@ async function readStream(
       const { done, value } = await reader.read();
       throwIfAborted(signal);
       if (done) break;
+      if (loaded + value.length > maxBytes) {
+        // A server may send more than it announced, or announce nothing.
+        void reader.cancel().catch(() => {});
+        checkFileSize(what, loaded + value.length, maxBytes, true);
+      }
       if (loaded + value.length > buffer.length) {
         const grown = new Uint8Array(Math.max(buffer.length * 2, loaded + value.length));
         grown.set(buffer.subarray(0, loaded));
@@ -228,7 +255,8 @@ async function readStream(
   }
 }
 
-function whole(bytes: Uint8Array, report: ReportProgress): Uint8Array {
+function whole(bytes: Uint8Array, { report, maxBytes }: Reading, what: string): Uint8Array {
+  checkFileSize(what, bytes.length, maxBytes);
   report(bytes.length, bytes.length);
   return bytes;
 }

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, Model, Tensor, TridentError, load, type ModelSource } from '../helpers/trident.js';
+import { DEFAULT_LIMITS, ErrorCode, Model, Tensor, TridentError, env, load, type ModelSource } from '../helpers/trident.js';
 import { fixture } from '../helpers/fixtures.js';
 
 describe('load() sources', () => {
@@ -92,6 +92,90 @@ describe('load() sources', () => {
   });
 
   it('validates its options', async () => {
-    await expect(load(addBytes, { maxPlannedBytes: -1 })).rejects.toThrowError(/maxPlannedBytes must be a non-negative integer/);
+    await expect(load(addBytes, { maxPlannedBytes: -1 })).rejects.toThrowError(/load: maxPlannedBytes must be a positive integer, got -1/);
+    await expect(load(addBytes, { maxFileBytes: 1.5 })).rejects.toThrowError(/load: maxFileBytes must be a positive integer, got 1\.5/);
+    await expect(load(addBytes, { maxTensorElements: 0 })).rejects.toMatchObject({ code: ErrorCode.InvalidArgument });
+    await expect(load(addBytes, { maxInstructionsPerRun: Number.NaN })).rejects.toThrowError(/maxInstructionsPerRun must be a positive integer/);
+  });
+});
+
+// Every limit has a safe default in env.limits, which load()'s options of the
+// same name override per model. Each refusal is a LimitExceeded TridentError,
+// and the module goes on working.
+describe('load() limits', () => {
+  const addPath = fixture('add.pte');
+  const addBytes = new Uint8Array(readFileSync(addPath));
+
+  async function expectAddRuns(): Promise<void> {
+    const model = await load(addBytes);
+    const a = Tensor.from('float32', [1, 2, 3, 4], [2, 2]);
+    const [sum] = await model.run('forward', [a, a]);
+    expect((sum as Tensor).toArray()).toEqual([2, 4, 6, 8]);
+    model.dispose();
+  }
+
+  it('has safe defaults, surfaced in env.limits', () => {
+    expect(env.limits).toEqual({ maxFileBytes: 2 ** 31, maxPlannedBytes: 2 ** 30, maxTensorElements: 2 ** 31 - 1, maxInstructionsPerRun: 1e8 });
+    expect(DEFAULT_LIMITS).toEqual(env.limits);
+  });
+
+  it('refuses a file over maxFileBytes, from bytes and from a path, before it reaches the runtime', async () => {
+    await expect(load(addBytes, { maxFileBytes: 100 })).rejects.toMatchObject({
+      code: ErrorCode.LimitExceeded,
+      message: `load: the Uint8Array has ${addBytes.length} bytes, over maxFileBytes (100)`,
+    });
+    await expect(load(addPath, { maxFileBytes: 100 })).rejects.toMatchObject({
+      code: ErrorCode.LimitExceeded,
+      message: `load: '${addPath}' has ${addBytes.length} bytes, over maxFileBytes (100)`,
+    });
+    const exact = await load(addBytes, { maxFileBytes: addBytes.length });
+    exact.dispose();
+    await expectAddRuns();
+  });
+
+  it('takes its defaults from env.limits', async () => {
+    const saved = { ...env.limits };
+    try {
+      env.limits.maxFileBytes = 100;
+      await expect(load(addBytes)).rejects.toMatchObject({ code: ErrorCode.LimitExceeded });
+      const model = await load(addBytes, { maxFileBytes: addBytes.length });
+      model.dispose();
+    } finally {
+      Object.assign(env.limits, saved);
+    }
+    await expectAddRuns();
+  });
+
+  it('refuses a program with a tensor over maxTensorElements', async () => {
+    const error = await load(addBytes, { maxTensorElements: 3 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: ErrorCode.LimitExceeded });
+    expect((error as TridentError).message).toMatch(/a tensor of 4 elements is over the limit of 3 \(maxTensorElements\)/);
+    const fits = await load(addBytes, { maxTensorElements: 4 });
+    fits.dispose();
+    await expectAddRuns();
+  });
+
+  it('ends a run over maxInstructionsPerRun, and the model stays usable', async () => {
+    const text = `func.func @count(%n: i32) -> i32 {
+  %zero = tfrt.constant.i32 0
+  %r = tfrt.repeat.i32 %n, %zero : i32 {
+    %one = tfrt.constant.i32 1
+    %next = tfrt.add.i32 %zero, %one
+    tfrt.return %next : i32
+  }
+  tfrt.return %r : i32
+}
+`;
+    // Inside the loop %zero is the value carried from the last iteration.
+    const model = await load(text, { maxInstructionsPerRun: 1000 });
+    expect(await model.run('count', [10])).toEqual([10]);
+    const error = await model.run('count', [100000]).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: ErrorCode.LimitExceeded });
+    expect((error as TridentError).message).toMatch(/exceeded its kernel budget \(maxInstructionsPerRun: 1000 kernel executions\)/);
+    expect(await model.run('count', [10])).toEqual([10]);
+    model.dispose();
+    const unbounded = await load(text);
+    expect(await unbounded.run('count', [100000])).toEqual([100000]);
+    unbounded.dispose();
   });
 });

@@ -160,6 +160,39 @@ describe('readSources: names and text', () => {
   });
 });
 
+// maxFileBytes: a file over it is refused as soon as its size (or what has
+// arrived) says so, so a hostile server cannot make the page buffer without
+// bound.
+describe('readSources with a file size limit', () => {
+  const limit = 1024 * 1024;
+  const over = (what: string, size: number, atLeast = false) => ({
+    code: ErrorCode.LimitExceeded,
+    message: `load: ${what} has ${atLeast ? 'at least ' : ''}${size} bytes, over maxFileBytes (${limit})`,
+  });
+
+  it('refuses by Content-Length before reading the body', async () => {
+    await expect(readSources([`${base}/payload.bin`], {}, limit)).rejects.toMatchObject(over(`${base}/payload.bin`, payload.length));
+  });
+
+  it('refuses a stream with no known size once it passes the limit, reading no further', async () => {
+    const events: number[] = [];
+    const error = await readSources([`${base}/chunked.bin`], { onProgress: (loaded) => events.push(loaded) }, limit).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: ErrorCode.LimitExceeded });
+    expect((error as TridentError).message).toMatch(new RegExp(`has at least \\d+ bytes, over maxFileBytes \\(${limit}\\)`));
+    expect(Math.max(...events)).toBeLessThanOrEqual(limit);
+  });
+
+  it('refuses paths, Blobs, Responses and bytes over it, and takes a file of exactly its size', async () => {
+    await expect(readSources([file], {}, limit)).rejects.toMatchObject(over(`'${file}'`, payload.length));
+    await expect(readSources([new Blob([payload])], {}, limit)).rejects.toMatchObject(over('the Blob', payload.length));
+    await expect(readSources([new Response(new Blob([payload]).stream())], {}, limit)).rejects.toMatchObject({ code: ErrorCode.LimitExceeded });
+    await expect(readSources([payload], {}, limit)).rejects.toMatchObject(over('the Uint8Array', payload.length));
+    await expect(readSources([payload.buffer], {}, limit)).rejects.toMatchObject(over('the ArrayBuffer', payload.buffer.byteLength));
+    const [exact] = await readSources([payload], {}, payload.length);
+    expect(exact!.bytes.length).toBe(payload.length);
+  });
+});
+
 describe('readSources with an AbortSignal', () => {
   it('rejects at once when the signal is already aborted', async () => {
     const signal = AbortSignal.abort();

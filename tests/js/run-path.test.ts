@@ -4,16 +4,11 @@
 // Ints beyond 2^53 as bigints, methods addressed by their index.
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/fixtures.js';
-import { Tensor, env, load, runtimeInfo, type InputValue, type Model } from '../helpers/trident.js';
+import { runtimeInfoOfBuild } from '../helpers/runtime-of-build.js';
+import { Tensor, env, load, type InputValue, type Model } from '../helpers/trident.js';
 
 async function heapAllocations(threads: boolean): Promise<number> {
-  const saved = env.threads;
-  env.threads = threads;
-  try {
-    return (await runtimeInfo()).heapAllocations;
-  } finally {
-    env.threads = saved;
-  }
+  return (await runtimeInfoOfBuild(threads)).heapAllocations;
 }
 
 function zerosFor(model: Model, method: string): InputValue[] {

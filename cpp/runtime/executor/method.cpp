@@ -249,7 +249,7 @@ Error Method::execute(const ExecuteOptions& options) {
   while (pc < end) {
     TRI_CHECK(executed < options.max_instructions, Error::LimitExceeded,
               "method '%s' ran %" PRIu64
-              " instructions without finishing (a jump loops?)",
+              " instructions without finishing, the limit (maxInstructionsPerRun; a jump loops?)",
               plan_.name, executed);
     size_t next = 0;
     const uint64_t start = profiling ? now_ns() : 0;

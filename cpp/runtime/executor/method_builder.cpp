@@ -106,8 +106,13 @@ Error check_io(Span<const int32_t> io, size_t num_values, const char* method, co
 // here so that a loader's bug is an error and not a memory error: each tensor
 // slot holds a tensor; a tensor with memory has room for its sizes, and
 // memory that starts in a planned buffer ends inside it.
-Error check_tensor(const Tensor* t, const PlannedMemory* planned, size_t value) {
+Error check_tensor(const Tensor* t, const PlannedMemory* planned, uint64_t max_elements,
+                   size_t value) {
   TRI_CHECK(t != nullptr, Error::InvalidProgram, "value %zu is a tensor with no tensor", value);
+  TRI_CHECK(t->numel() <= max_elements, Error::LimitExceeded,
+            "value %zu: a tensor of %zu elements is over the limit of %" PRIu64
+            " (maxTensorElements)",
+            value, t->numel(), max_elements);
   if (t->data() == nullptr) return Error::Ok;  // an input, or memory bound later
   TRI_CHECK(t->capacity_bytes() >= t->nbytes(), Error::InvalidProgram,
             "value %zu: a tensor of %zu bytes has memory for %zu", value, t->nbytes(),
@@ -119,11 +124,12 @@ Error check_tensor(const Tensor* t, const PlannedMemory* planned, size_t value) 
   return Error::Ok;
 }
 
-Error check_values(Span<const EValue> values, const PlannedMemory* planned) {
+Error check_values(Span<const EValue> values, const PlannedMemory* planned,
+                   uint64_t max_elements) {
   for (size_t v = 0; v < values.size(); ++v) {
     const EValue& value = values[v];
     if (value.tag == Tag::Tensor) {
-      TRI_TRY(check_tensor(value.payload.as_tensor, planned, v));
+      TRI_TRY(check_tensor(value.payload.as_tensor, planned, max_elements, v));
     } else if (value.tag == Tag::TensorList || value.tag == Tag::OptionalTensorList) {
       const BoxedTensorList& list = value.payload.as_tensor_list;
       TRI_CHECK(list.size == 0 || list.items != nullptr, Error::InvalidProgram,
@@ -132,7 +138,9 @@ Error check_values(Span<const EValue> values, const PlannedMemory* planned) {
         const EValue* item = list.items[k];
         TRI_CHECK(item != nullptr, Error::InvalidProgram, "value %zu: list item %zu is missing", v,
                   k);
-        if (item->tag == Tag::Tensor) TRI_TRY(check_tensor(item->payload.as_tensor, planned, v));
+        if (item->tag == Tag::Tensor) {
+          TRI_TRY(check_tensor(item->payload.as_tensor, planned, max_elements, v));
+        }
       }
     }
   }
@@ -339,7 +347,10 @@ Result<MethodPlan> build(const MethodSource& source, MemoryManager& memory,
   value_context.external = options.external_data;
   value_context.sizing = sizing;
   TRI_TRY(source.build_values(value_context, values));
-  if (!sizing) TRI_TRY_CONTEXT(check_values(values, memory.planned), "method '%s'", name);
+  if (!sizing) {
+    TRI_TRY_CONTEXT(check_values(values, memory.planned, options.max_tensor_elements),
+                    "method '%s'", name);
+  }
 
   const size_t num_instructions = source.num_instructions();
   const size_t num_delegates = source.num_delegates();

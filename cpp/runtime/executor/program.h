@@ -39,6 +39,9 @@ struct MethodLoadOptions {
   const NamedDataMap* external_data = nullptr;
   // Run the registered method passes (operator fusion, method_pass.h).
   bool optimize = true;
+  // Refuse a method with a tensor of more elements (at its upper bound, for
+  // a bounded-dynamic one): hostile files declare any sizes.
+  uint64_t max_tensor_elements = UINT64_MAX;
 };
 
 class Program {

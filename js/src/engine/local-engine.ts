@@ -17,6 +17,8 @@ import type { EngineRun, ModelEngine } from './model-engine.js';
 /** What the runtime needs to open a file (load()'s options, resolved). */
 export interface OpenOptions {
   maxPlannedBytes: number;
+  maxTensorElements: number;
+  maxInstructionsPerRun: number;
   numThreads: number;
   optimize: boolean;
   memoryPlan: number;
@@ -146,8 +148,8 @@ export class LocalEngine implements ModelEngine {
 
 /** runtimeInfo() of a build in this thread (`worker`: this thread is worker mode's worker). */
 export function buildInfo({ module, threads, poolThreads, wasm }: LoadedWasm, worker = false): RuntimeInfo {
-  const { version, memoryBytes, heapAllocations } = runtimeStats(module);
-  return { version, threads, numThreads: poolThreads, wasm, worker, memoryBytes, heapAllocations };
+  const { version, memoryBytes, heapAllocations, heapBytes } = runtimeStats(module);
+  return { version, threads, numThreads: poolThreads, wasm, worker, memoryBytes, heapAllocations, heapBytes };
 }
 
 function toMethodInfo(raw: RawMethod): MethodInfo {

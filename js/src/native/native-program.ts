@@ -2,6 +2,7 @@
 // writes inputs into their planned slots, copies outputs out, and turns
 // every non-zero status into a TridentError carrying the runtime's message.
 
+import type { OpenOptions } from '../engine/local-engine.js';
 import { arrayClassOf, assertDType, bytesPerElement, type DType } from '../dtype.js';
 import { env } from '../env.js';
 import { ErrorCode, TridentError } from '../errors.js';
@@ -40,7 +41,7 @@ export class NativeHandle {
     module: TridentModule,
     bytes: Uint8Array,
     dataFiles: readonly Uint8Array[],
-    options: { maxPlannedBytes: number; numThreads: number; optimize: boolean; memoryPlan: number; sourceName: string },
+    options: OpenOptions,
   ): NativeHandle {
     const handle = new NativeHandle(module, new module.NativeProgram());
     try {
@@ -50,7 +51,17 @@ export class NativeHandle {
       });
       const ptr = handle.copyIn(bytes, 'the program');
       const program = handle.live();
-      const status = program.load(ptr, bytes.length, options.maxPlannedBytes, options.optimize, options.memoryPlan, options.numThreads, options.sourceName);
+      const status = program.load(
+        ptr,
+        bytes.length,
+        options.maxPlannedBytes,
+        options.maxTensorElements,
+        options.maxInstructionsPerRun,
+        options.optimize,
+        options.memoryPlan,
+        options.numThreads,
+        options.sourceName,
+      );
       handle.check(status, options.sourceName === '' ? 'cannot load the program' : `cannot load ${options.sourceName}`);
     } catch (err) {
       handle.dispose();

@@ -26,16 +26,17 @@ export function fileFormatsIn(module: TridentModule): RawFormatInfo[] {
 const versions = new WeakMap<TridentModule, string>();
 
 /** The runtime's version, its wasm memory and its allocation count, without moving the count. */
-export function runtimeStats(module: TridentModule): { version: string; memoryBytes: number; heapAllocations: number } {
+export function runtimeStats(module: TridentModule): { version: string; memoryBytes: number; heapAllocations: number; heapBytes: number } {
   // Counted before anything here asks the module for a string (which
   // allocates), so that reading the count does not move it.
   const heapAllocations = module.heapAllocations();
+  const heapBytes = module.heapBytes();
   let version = versions.get(module);
   if (version === undefined) {
     version = module.version();
     versions.set(module, version);
   }
-  return { version, memoryBytes: module.HEAPU8.buffer.byteLength, heapAllocations };
+  return { version, memoryBytes: module.HEAPU8.buffer.byteLength, heapAllocations, heapBytes };
 }
 
 /** MLIR text to BEF bytes, or the translator's `file:line:col:` error. */

@@ -6,7 +6,17 @@ export interface NativeProgram {
   addDataFile(ptr: number, len: number): number;
   /** memoryPlan: 0 auto, 1 file, 2 lifetimes, 3 per-shape (host_model.h's MemoryPlanChoice). */
   /** sourceName: what messages call the file (its path), '' when it has none. */
-  load(ptr: number, len: number, maxPlannedBytes: number, optimize: boolean, memoryPlan: number, threads: number, sourceName: string): number;
+  load(
+    ptr: number,
+    len: number,
+    maxPlannedBytes: number,
+    maxTensorElements: number,
+    maxInstructionsPerRun: number,
+    optimize: boolean,
+    memoryPlan: number,
+    threads: number,
+    sourceName: string,
+  ): number;
   format(): string;
   describe(): string;
   /** Where prepareInput reads an input's sizes (int32[16]). */
@@ -71,6 +81,7 @@ export interface TridentModule {
   valueLayout(): string;
   /** Heap allocations (malloc and friends) since the module started. */
   heapAllocations(): number;
+  heapBytes(): number;
   /**
    * Routes operator `name` to the JS kernel call-back for registration `id`
    * (programs loaded from now on), with `outs` out tensors checked at load;

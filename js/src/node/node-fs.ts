@@ -5,18 +5,21 @@ import { open, stat } from 'node:fs/promises';
 
 import { throwIfAborted, type AbortSignalLike } from '../abort.js';
 import { ErrorCode, TridentError } from '../errors.js';
+import { checkFileSize } from '../limits.js';
 import type { ReportProgress } from '../platform.js';
 
 const CHUNK_BYTES = 1 << 20;
 
 /**
  * Reads a whole file in chunks, so that progress is reported and an abort
- * stops the read between chunks.
+ * stops the read between chunks. A file over `maxBytes` is refused before
+ * anything is allocated for it (LimitExceeded).
  */
 export async function readFileWithProgress(
   path: string,
   report: ReportProgress = () => {},
   signal?: AbortSignalLike,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<Uint8Array> {
   throwIfAborted(signal);
   let handle;
@@ -27,6 +30,7 @@ export async function readFileWithProgress(
   }
   try {
     const { size } = await handle.stat();
+    checkFileSize(`'${path}'`, size, maxBytes);
     const out = new Uint8Array(size);
     report(0, size);
     let offset = 0;

@@ -2,6 +2,7 @@
 // (worker-host.ts). Each request carries an id; the worker answers every
 // request exactly once, in order, with the same id.
 
+import type { OpenOptions } from '../engine/local-engine.js';
 import type { WeightInfo } from '../inspect.js';
 import type { RuntimeInfo } from '../load.js';
 import type { InstructionProfile } from '../model.js';
@@ -27,7 +28,7 @@ export interface LoadRequest {
   files: { bytes: Uint8Array; name: string }[];
   /** The page's JS kernels (registerKernel) this program binds at load. */
   kernels: { name: string; id: number; outputs: number; override: boolean }[];
-  options: { maxPlannedBytes: number; numThreads: number; optimize: boolean; memoryPlan: number };
+  options: Omit<OpenOptions, 'sourceName'>;
 }
 
 export type Request = { id: number } & (

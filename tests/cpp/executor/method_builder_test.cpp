@@ -102,7 +102,7 @@ class MethodBuilderTest : public ::testing::Test {
   Result<MethodMemoryNeeds> size(size_t trial_bytes = sizeof(trial_)) {
     trial_alloc_ = MemoryAllocator(trial_, trial_bytes);
     MemoryAllocator scratch(scratch_, sizeof(scratch_));
-    return size_method(source_, trial_alloc_, scratch, MethodLoadOptions());
+    return size_method(source_, trial_alloc_, scratch, load_options_);
   }
 
   // Sizes the method, then builds it in exactly the memory sizing asked for.
@@ -115,7 +115,7 @@ class MethodBuilderTest : public ::testing::Test {
     memory_.method = &method_alloc_;
     memory_.planned = &planned_memory_;
     memory_.temp = &temp_alloc_;
-    return build_method(source_, memory_, MethodLoadOptions());
+    return build_method(source_, memory_, load_options_);
   }
 
   std::string error_of(Result<Method> result) {
@@ -139,6 +139,7 @@ class MethodBuilderTest : public ::testing::Test {
     return message;
   }
 
+  MethodLoadOptions load_options_;
   std::vector<int32_t> add_args_ = {0, 1, 3, 2, 2};
   CountingBackend& backend_ = testing::counting_backend(kBackendId);
   FakeSource source_;
@@ -429,6 +430,19 @@ TEST_F(MethodBuilderTest, RefusesPlannedRangesOutsideThePlan) {
     };
     EXPECT_NE(error_of(build()).find(c.expected), std::string::npos);
   }
+}
+
+TEST_F(MethodBuilderTest, RefusesATensorOverTheElementLimit) {
+  load_options_.max_tensor_elements = 1;
+  Result<Method> method = build();
+  ASSERT_FALSE(method.ok());
+  EXPECT_EQ(method.error(), Error::LimitExceeded);
+  EXPECT_NE(std::string(last_error_message())
+                .find("value 0: a tensor of 2 elements is over the limit of 1 (maxTensorElements)"),
+            std::string::npos)
+      << last_error_message();
+  load_options_.max_tensor_elements = 2;
+  EXPECT_TRUE(build().ok()) << last_error_message();
 }
 
 TEST_F(MethodBuilderTest, RefusesATensorListWithAMissingItem) {

@@ -1,5 +1,7 @@
 #include "cpp/formats/bef/host/bef_functions.h"
 
+#include <cinttypes>
+
 #include <cstring>
 
 #include <nlohmann/json.hpp>
@@ -187,6 +189,10 @@ Error BefFunctions::execute(const std::string& name) {
     TRI_CHECK(r->available(), Error::InvalidState, "function '%s': result %zu never became available",
               name.c_str(), i);
     if (!r->is_error()) continue;
+    if (host.budget_exhausted()) {
+      return fail(Error::LimitExceeded, "%s (maxInstructionsPerRun: %" PRIu64 " kernel executions)",
+                  r->error_message(), kernel_budget_);
+    }
     // TFRT's message, where the kernel that reported it is.
     for (const Diagnostic& d : diagnostics_) {
       if (d.message == r->error_message() && d.location.filename != nullptr) {
