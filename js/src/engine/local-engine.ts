@@ -63,7 +63,7 @@ export class LocalEngine implements ModelEngine {
   }
 
   async resetState(): Promise<void> {
-    this.#handle.resetState();
+    this.#handle.hold('resetState()', () => this.#handle.resetState());
   }
 
   async run(m: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): Promise<EngineRun> {
@@ -72,6 +72,10 @@ export class LocalEngine implements ModelEngine {
 
   /** run(), synchronously: the planned slots belong to this call until its outputs are copied out. */
   runNow(m: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): EngineRun {
+    return this.#handle.hold(`run('${info.name}')`, () => this.#runHeld(m, info, inputs, profile, print));
+  }
+
+  #runHeld(m: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): EngineRun {
     const handle = this.#handle;
     const method = info.name;
     for (let i = 0; i < inputs.length; i++) {

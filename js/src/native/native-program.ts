@@ -25,6 +25,10 @@ export class NativeHandle {
   private readonly shapeAddress: number;
   /** Outputs per method index, asked once. */
   private readonly outputCounts: number[] = [];
+  /** A run is under way (see hold()). */
+  private busy = false;
+  /** dispose() came during a run: the program is freed when the run ends. */
+  private disposeWhenIdle = false;
 
   private constructor(
     private readonly module: TridentModule,
@@ -71,7 +75,28 @@ export class NativeHandle {
   }
 
   get disposed(): boolean {
-    return this.program === null;
+    return this.program === null || this.disposeWhenIdle;
+  }
+
+  /**
+   * Runs `body` (a run, or a state reset) with the program held. A JS kernel
+   * runs inside the native run: if it disposes the model, the program is
+   * freed once the run has ended (its outputs still come back); if it runs
+   * or resets this same model, that call is refused, since the run is using
+   * the program's memory.
+   */
+  hold<T>(what: string, body: () => T): T {
+    if (this.busy) {
+      throw new TridentError(`${what}: this model is in the middle of a run (a JS kernel cannot run or reset the model that calls it)`, ErrorCode.InvalidState);
+    }
+    this.live();
+    this.busy = true;
+    try {
+      return body();
+    } finally {
+      this.busy = false;
+      if (this.disposeWhenIdle) this.free();
+    }
   }
 
   format(): string {
@@ -232,6 +257,15 @@ export class NativeHandle {
   }
 
   dispose(): void {
+    if (this.program === null) return;
+    if (this.busy) {
+      this.disposeWhenIdle = true;
+      return;
+    }
+    this.free();
+  }
+
+  private free(): void {
     if (this.program === null) return;
     leaks.unregister(this);
     this.program.delete();

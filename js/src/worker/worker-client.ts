@@ -35,6 +35,8 @@ export class WorkerRuntime {
   #nextId = 1;
   #users = 0;
   #failure: Error | undefined;
+  /** Released by its last model: ends once what was sent is answered. */
+  #endWhenIdle: Error | undefined;
   /** The kernel pool's size in the worker. */
   poolThreads = 1;
 
@@ -75,16 +77,24 @@ export class WorkerRuntime {
     return runtime;
   }
 
-  /** One user fewer; the last one ends the worker at once. Returns whether the worker lives on. */
+  /**
+   * One user fewer; the last one ends the worker, once the requests already
+   * sent are answered (runs still under way when their model is disposed
+   * finish and return). Returns whether the worker lives on.
+   */
   release(): boolean {
     if (--this.#users > 0) return true;
-    this.#end(workerFailed('was ended: its last model was disposed'));
+    this.#endWhenIdle = workerFailed('was ended: its last model was disposed');
+    // A load from now on starts a worker of its own.
+    this.#forget();
+    if (this.#pending.size === 0) this.#end(this.#endWhenIdle);
     return false;
   }
 
   /** Sends `request`; resolves to the worker's reply (an error reply included). */
   send(request: Unsent<Request>, transfer: Transferable[] = []): Promise<Reply> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (this.#endWhenIdle !== undefined) return Promise.reject(this.#endWhenIdle);
     const id = this.#nextId++;
     return new Promise<Reply>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
@@ -110,6 +120,7 @@ export class WorkerRuntime {
     this.#pending.delete(reply.id);
     if (this.#pending.size === 0) this.#endpoint.keepAlive(false);
     pending.resolve(reply);
+    if (this.#pending.size === 0 && this.#endWhenIdle !== undefined) this.#end(this.#endWhenIdle);
   }
 
   #fail(err: Error): void {
@@ -122,11 +133,15 @@ export class WorkerRuntime {
     this.#failure = reason;
     for (const { reject } of this.#pending.values()) reject(reason);
     this.#pending.clear();
+    this.#forget();
+    this.#endpoint.terminate();
+  }
+
+  #forget(): void {
     if (running.get(this.#key) === this) {
       running.delete(this.#key);
       runtimes.delete(this.#key);
     }
-    this.#endpoint.terminate();
   }
 }
 
