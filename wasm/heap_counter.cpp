@@ -72,6 +72,8 @@ namespace tri::wasm {
 
 double heap_allocations() { return static_cast<double>(allocations.load(std::memory_order_relaxed)); }
 
-double heap_bytes() { return static_cast<double>(mallinfo().uordblks); }
+// mallinfo's fields are ints: past 2 GiB in use the count wraps negative,
+// and the heap (wasm32) holds less than 4 GiB.
+double heap_bytes() { return static_cast<double>(static_cast<uint32_t>(mallinfo().uordblks)); }
 
 }  // namespace tri::wasm

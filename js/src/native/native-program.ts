@@ -281,7 +281,9 @@ export class NativeHandle {
 
   /** Copies bytes into a fresh heap block whose ownership passes to the program. */
   private copyIn(bytes: Uint8Array, what: string): number {
-    const ptr = this.module._malloc(Math.max(bytes.length, 1));
+    // The export returns a signed i32: an address past 2 GiB (the memory
+    // grows to 4 GiB) comes back negative without the unsigned shift.
+    const ptr = this.module._malloc(Math.max(bytes.length, 1)) >>> 0;
     if (ptr === 0) {
       throw new TridentError(`cannot allocate ${bytes.length} bytes of wasm memory for ${what}`, ErrorCode.MemoryAllocationFailed);
     }
