@@ -9,6 +9,7 @@
 #include "cpp/kernels/cortex_m/act4.h"
 #include "cpp/kernels/cortex_m/cmsis_nn.h"
 #include "cpp/kernels/kernels.h"
+#include "cpp/kernels/util/conv_geometry.h"
 
 namespace tri {
 namespace kernels {
@@ -61,14 +62,12 @@ Error read_conv(KernelArgs& args, bool depthwise, bool transpose, ConvArgs* c) {
   TRI_CHECK(c->sh > 0 && c->sw > 0 && c->dh > 0 && c->dw > 0 && c->ph >= 0 && c->pw >= 0 &&
                 c->oph >= 0 && c->opw >= 0,
             Error::InvalidArgument, "stride and dilation must be positive, padding non-negative");
-  // Far above any real convolution, and low enough that output sizes and
-  // input positions (size * stride + tap * dilation) fit in 64 bits.
-  constexpr int64_t kMaxParam = int64_t{1} << 24;
-  TRI_CHECK(c->sh <= kMaxParam && c->sw <= kMaxParam && c->dh <= kMaxParam && c->dw <= kMaxParam &&
-                c->ph <= kMaxParam && c->pw <= kMaxParam && c->oph <= kMaxParam &&
-                c->opw <= kMaxParam,
-            Error::InvalidArgument, "stride, padding and dilation must be at most %" PRId64,
-            kMaxParam);
+  // The bound the ATen convolutions and pools use (conv_geometry.h), under
+  // which output sizes and input positions fit in 64 bits.
+  constexpr int64_t kMax = kMaxWindowParam;
+  TRI_CHECK(c->sh <= kMax && c->sw <= kMax && c->dh <= kMax && c->dw <= kMax && c->ph <= kMax &&
+                c->pw <= kMax && c->oph <= kMax && c->opw <= kMax,
+            Error::InvalidArgument, "stride, padding and dilation must be at most %" PRId64, kMax);
   TRI_CHECK(in_off >= -255 && in_off <= 255 && out_off >= -255 && out_off <= 255 &&
                 act_min >= -128 && act_max <= 127 && act_min <= act_max,
             Error::InvalidArgument, "offsets or activation range out of int8 bounds");
