@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # installs here), flatbuffers and JSON headers, GoogleTest, and Chromium for
 # the browser tests. See ../shared/ENVIRONMENT.md.
 packages=(cmake make g++ clang libclang-rt-14-dev emscripten libflatbuffers-dev flatbuffers-compiler
-          nlohmann-json3-dev libgtest-dev chromium)
+          nlohmann-json3-dev libgtest-dev chromium valgrind)
 # PyTorch 1.13 for /usr/bin/python3: the model exporter (scripts/fixtures.sh) and its ONNX twins;
 # scikit-learn for its bundled 8x8 digits, on which the viewer's digit sample is trained.
 packages+=(python3-torch python3-torchvision python3-onnx python3-sklearn)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm test: installs what is missing, builds everything, and runs every test:
-# the runtime symbol check, the C++ units (ctest), the Vitest suites (JS API
+# the runtime symbol check, the C++ units (ctest, and a subset under
+# valgrind), the Vitest suites (JS API
 # through the real wasm build, the op cases and exported models against
 # PyTorch, corpus conformance, the demo in Chromium), and
 # the C++ units again under ASan/UBSan, the fuzzers' regression inputs, and
@@ -19,6 +20,7 @@ bash scripts/check-runtime-symbols.sh
 bash scripts/check-runtime-symbols.sh build/wasm/libtrident_runtime.a
 bash scripts/check-runtime-symbols.sh build/wasm-threads/libtrident_runtime.a
 (cd build/native && ctest --output-on-failure -j"$(nproc)")
+bash scripts/valgrind.sh
 npx vitest run
 # Sanitizers and fuzzing last: they rebuild the native code with clang.
 bash scripts/fuzz.sh
