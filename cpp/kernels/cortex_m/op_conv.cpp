@@ -157,7 +157,9 @@ Error depthwise(KernelArgs& args, bool nhwc) {
   const int64_t kh = c.weight->size(1), kw = c.weight->size(2), co = c.weight->size(3);
   TRI_CHECK(c.weight->size(0) == 1, Error::InvalidArgument,
             "depthwise weight must be [1, KH, KW, C_out]");
-  TRI_CHECK(c.depth_multiplier > 0 && co == x.c * c.depth_multiplier, Error::InvalidArgument,
+  // depth_multiplier <= co keeps the product below 2^62.
+  TRI_CHECK(c.depth_multiplier > 0 && c.depth_multiplier <= co && co == x.c * c.depth_multiplier,
+            Error::InvalidArgument,
             "%" PRId64 " output channels are not %" PRId64 " input channels times depth_multiplier %" PRId64,
             co, x.c, c.depth_multiplier);
   const int64_t oh = conv_out_size(x.h, kh, c.sh, c.ph, c.dh);
