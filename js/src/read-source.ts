@@ -204,16 +204,17 @@ async function readResponse(response: Response, reading: Reading, signal?: Abort
     );
   }
   if (response.bodyUsed) throw new TridentError(`load: the Response body for ${where} was already read`, ErrorCode.InvalidArgument);
-  if (response.body === null) return whole(new Uint8Array(0), reading, where);
+  const what = where === '' ? 'the Response' : where;
+  if (response.body === null) return whole(new Uint8Array(0), reading, what);
   // Content-Length counts encoded bytes; with compression the stream yields
   // more than that, so the total is unknown.
   const length = Number(response.headers.get('content-length') ?? NaN);
   const total = Number.isSafeInteger(length) && !response.headers.get('content-encoding') ? length : undefined;
   if (total !== undefined && total > reading.maxBytes) {
     await (response.body as ReadableStream<Uint8Array>).cancel().catch(() => {});
-    checkFileSize(where, total, reading.maxBytes);
+    checkFileSize(what, total, reading.maxBytes);
   }
-  return readStream(response.body, total, reading, where, signal);
+  return readStream(response.body, total, reading, what, signal);
 }
 
 async function readStream(

@@ -185,7 +185,10 @@ describe('readSources with a file size limit', () => {
   it('refuses paths, Blobs, Responses and bytes over it, and takes a file of exactly its size', async () => {
     await expect(readSources([file], {}, limit)).rejects.toMatchObject(over(`'${file}'`, payload.length));
     await expect(readSources([new Blob([payload])], {}, limit)).rejects.toMatchObject(over('the Blob', payload.length));
-    await expect(readSources([new Response(new Blob([payload]).stream())], {}, limit)).rejects.toMatchObject({ code: ErrorCode.LimitExceeded });
+    await expect(readSources([new Response(new Blob([payload]).stream())], {}, limit)).rejects.toMatchObject({
+      code: ErrorCode.LimitExceeded,
+      message: expect.stringMatching(new RegExp(`^load: the Response has at least \\d+ bytes, over maxFileBytes \\(${limit}\\)$`)),
+    });
     await expect(readSources([payload], {}, limit)).rejects.toMatchObject(over('the Uint8Array', payload.length));
     await expect(readSources([payload.buffer], {}, limit)).rejects.toMatchObject(over('the ArrayBuffer', payload.buffer.byteLength));
     const [exact] = await readSources([payload], {}, payload.length);
