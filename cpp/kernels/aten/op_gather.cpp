@@ -27,7 +27,7 @@ Error gather_out(KernelContext&, KernelArgs& args) {
   const char* src = static_cast<const char*>(v.self.data);
   const int64_t dim_stride = v.self.strides[v.dim];
   for_each_index(v.index, v.dim, views, 2, /*skip_dim_mask=*/0x2u, [&](int64_t i, const int64_t* off) {
-    std::memcpy(dst + off[0] * es, src + (off[1] + i * dim_stride) * es, static_cast<size_t>(es));
+    std::memmove(dst + off[0] * es, src + (off[1] + i * dim_stride) * es, static_cast<size_t>(es));
   });
   return Error::Ok;
 }

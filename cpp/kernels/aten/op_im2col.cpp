@@ -105,7 +105,7 @@ Error im2col_out(KernelContext&, KernelArgs& args) {
             const int64_t iw = (l % g.grid[2]) * g.s[2] - g.p[2] + kw * g.d[2];
             char* dst = o + ((lead ? n * ost[0] : 0) + r * ost[lead] + l * ost[lead + 1]) * es;
             if (ih >= 0 && ih < g.img[1] && iw >= 0 && iw < g.img[2]) {
-              std::memcpy(dst,
+              std::memmove(dst,
                           in + ((lead ? n * ist[0] : 0) + c * ist[lead] + ih * ist[lead + 1] +
                                 iw * ist[lead + 2]) * es,
                           static_cast<size_t>(es));

@@ -25,7 +25,7 @@ Error index_tensor_out(KernelContext& ctx, KernelArgs& args) {
   char* dst = static_cast<char*>(ov.data);
   const char* src = static_cast<const char*>(sv.data);
   for_each_indexed(plan, sv, ov, [&](int64_t s, int64_t o) {
-    std::memcpy(dst + o * static_cast<int64_t>(es), src + s * static_cast<int64_t>(es), es);
+    std::memmove(dst + o * static_cast<int64_t>(es), src + s * static_cast<int64_t>(es), es);
   });
   return Error::Ok;
 }

@@ -70,7 +70,7 @@ Error index_put_into(KernelContext& ctx, Tensor* self, Span<Tensor* const> indic
   char* dst = static_cast<char*>(o.data);
   const char* src = static_cast<const char*>(vv.data);
   for_each_indexed(plan, o, vv, [&](int64_t at, int64_t from) {
-    std::memcpy(dst + at * es, src + from * es, static_cast<size_t>(es));
+    std::memmove(dst + at * es, src + from * es, static_cast<size_t>(es));
   });
   return Error::Ok;
 }

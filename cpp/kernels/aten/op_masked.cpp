@@ -55,7 +55,7 @@ Error masked_select_out(KernelContext&, KernelArgs& args) {
   const char* src = static_cast<const char*>(s.data);
   walk_logical(b.shape, b.dim, views, 2, [&](const int64_t*, const int64_t* off) {
     if (mp[off[1]] == 0) return;
-    std::memcpy(dst, src + off[0] * static_cast<int64_t>(es), es);
+    std::memmove(dst, src + off[0] * static_cast<int64_t>(es), es);
     dst += es;
   });
   return Error::Ok;
@@ -95,7 +95,7 @@ Error masked_scatter_out(KernelContext&, KernelArgs& args) {
   const TensorView* views[] = {&o, &m};
   walk_logical(b.shape, b.dim, views, 2, [&](const int64_t*, const int64_t* off) {
     if (mp[off[1]] == 0) return;
-    std::memcpy(dst + off[0] * es, from + soff * es, static_cast<size_t>(es));
+    std::memmove(dst + off[0] * es, from + soff * es, static_cast<size_t>(es));
     for (int32_t d = src.dim - 1; d >= 0; --d) {
       soff += src.strides[d];
       if (++spos[d] < src.sizes[d]) break;

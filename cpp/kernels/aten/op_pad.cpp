@@ -36,7 +36,7 @@ template <typename T>
 void pad_row(const char* in, int64_t in_stride, char* out, int64_t out_stride, int64_t n,
              const PadDim& p, bool reflect) {
   for (int64_t o = 0; o < n; ++o) {
-    std::memcpy(out + o * out_stride, in + source_index(o, p, reflect) * in_stride, sizeof(T));
+    std::memmove(out + o * out_stride, in + source_index(o, p, reflect) * in_stride, sizeof(T));
   }
 }
 

@@ -40,7 +40,7 @@ void roll_flat(const TensorView& in, const TensorView& out, int64_t shift) {
   };
   for (int64_t k = 0; k < shift; ++k) step(out, op, &oo);
   for (int64_t k = 0; k < n; ++k) {
-    std::memcpy(static_cast<char*>(out.data) + oo * static_cast<int64_t>(es),
+    std::memmove(static_cast<char*>(out.data) + oo * static_cast<int64_t>(es),
                 static_cast<const char*>(in.data) + io * static_cast<int64_t>(es), es);
     step(in, ip, &io);
     step(out, op, &oo);

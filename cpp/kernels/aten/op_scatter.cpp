@@ -30,7 +30,7 @@ Error scatter_impl(KernelArgs& args, const Tensor* src, const Scalar* value) {
     const TensorView* views[] = {&v.src, &o};
     const char* from = static_cast<const char*>(v.src.data);
     for_each_index(v.index, v.dim, views, 2, 0x2u, [&](int64_t i, const int64_t* off) {
-      std::memcpy(dst + (off[1] + i * dim_stride) * es, from + off[0] * es,
+      std::memmove(dst + (off[1] + i * dim_stride) * es, from + off[0] * es,
                   static_cast<size_t>(es));
     });
     return Error::Ok;

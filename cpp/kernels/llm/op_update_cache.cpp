@@ -56,7 +56,7 @@ Error write_rows(const Tensor& value, Tensor& cache, int64_t start_pos, const Te
       for (int64_t h = 0; h < heads; ++h) {
         const int64_t from = seq_dim_2 ? (b * heads + h) * seq + s : (b * seq + s) * heads + h;
         const int64_t to = seq_dim_2 ? (b * heads + h) * len + row : (b * len + row) * heads + h;
-        std::memcpy(dst + to * static_cast<int64_t>(row_bytes),
+        std::memmove(dst + to * static_cast<int64_t>(row_bytes),
                     src + from * static_cast<int64_t>(row_bytes), row_bytes);
       }
     }

@@ -92,7 +92,7 @@ template <typename To, typename From>
 void convert(const void* src, int64_t n, void* dst) {
   To* d = static_cast<To*>(dst);
   if constexpr (std::is_same<To, From>::value) {
-    std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(To));
+    std::memmove(dst, src, static_cast<size_t>(n) * sizeof(To));
   } else if constexpr (std::is_same<From, bool>::value) {
     const uint8_t* s = static_cast<const uint8_t*>(src);
     if constexpr (hot_pair<To, From>()) {
@@ -293,7 +293,7 @@ void store_contig<double>(ScalarType to, const double* src, int64_t n, void* dst
 template <>
 void store_contig<bool>(ScalarType to, const bool* src, int64_t n, void* dst) {
   if (to == ScalarType::Bool) {
-    std::memcpy(dst, src, static_cast<size_t>(n));
+    std::memmove(dst, src, static_cast<size_t>(n));
     return;
   }
   int64_t buf[kChunk];

@@ -16,14 +16,18 @@ namespace {
 // Below this many elements a parallel copy stays on one thread.
 constexpr size_t kParallelCopyElements = size_t{1} << 15;
 
+// Copies use memmove, here and in the kernels that move tensor bytes: a
+// program's memory plan may put an out over its own input (a hostile file,
+// or a plan edited by hand), and a copy between overlapping bytes must stay
+// defined (memmove costs what memcpy does when nothing overlaps).
 template <typename T>
 void copy_row(char* const* p, const int64_t* s, int64_t n) {
   if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
-    std::memcpy(p[0], p[1], static_cast<size_t>(n) * sizeof(T));
+    std::memmove(p[0], p[1], static_cast<size_t>(n) * sizeof(T));
     return;
   }
   for (int64_t i = 0; i < n; ++i) {
-    std::memcpy(p[0] + i * s[0], p[1] + i * s[1], sizeof(T));
+    std::memmove(p[0] + i * s[0], p[1] + i * s[1], sizeof(T));
   }
 }
 
@@ -237,7 +241,7 @@ void copy_dual_counter(const TensorView& src, const TensorView& dst) {
     char* d = static_cast<char*>(dst.data) + doff * dst_size;
     const char* s = static_cast<const char*>(src.data) + so * src_size;
     if (src.type == dst.type) {
-      std::memcpy(d, s, static_cast<size_t>(dst_size));
+      std::memmove(d, s, static_cast<size_t>(dst_size));
     } else {
       s1.data = const_cast<char*>(s);
       d1.data = d;
@@ -297,7 +301,7 @@ void copy_bytes(void* dst, const void* src, size_t n) {
   parallel_for((n + kLine - 1) / kLine, kMinLines, [&](size_t begin, size_t end) {
     const size_t from = begin * kLine;
     const size_t to = end * kLine < n ? end * kLine : n;
-    std::memcpy(d + from, s + from, to - from);
+    std::memmove(d + from, s + from, to - from);
   });
 }
 
