@@ -112,6 +112,22 @@ class NativeProgram {
 
   int execute(size_t method, bool profile) { return finish(model_.execute(method, profile)); }
 
+  // A cancellable run, in slices of about sliceMs: 0 when it has finished,
+  // kSuspended when it stopped between two instructions (resumeSlice goes on,
+  // abandon drops it), else the error's code.
+  static constexpr int kSuspended = -1;
+  int executeSlice(size_t method, bool profile, double sliceMs) {
+    bool finished = false;
+    const int code = finish(model_.execute(method, profile, slice_ns(sliceMs), &finished));
+    return code == 0 && !finished ? kSuspended : code;
+  }
+  int resumeSlice(size_t method, double sliceMs) {
+    bool finished = false;
+    const int code = finish(model_.resume(method, slice_ns(sliceMs), &finished));
+    return code == 0 && !finished ? kSuspended : code;
+  }
+  void abandon(size_t method) { model_.abandon(method); }
+
   // State kept across runs (KV caches) back to its state after load.
   int resetState() { return finish(model_.reset_state()); }
 
@@ -195,6 +211,9 @@ class NativeProgram {
   void record(Error code) {
     code_ = code;
     message_ = code == Error::Ok ? "" : last_error_message();
+  }
+  static uint64_t slice_ns(double ms) {
+    return ms > 0 ? static_cast<uint64_t>(ms * 1e6) + 1 : 1;
   }
   int finish(Error code) {
     record(code);
@@ -307,6 +326,7 @@ EMSCRIPTEN_BINDINGS(trident) {
   emscripten::function("valueLayout", &tri::wasm::value_layout);
   emscripten::function("heapAllocations", &tri::wasm::heap_allocations);
   emscripten::function("heapBytes", &tri::wasm::heap_bytes);
+  emscripten::function("setMemoryLimit", &tri::wasm::set_memory_limit);
   emscripten::class_<NativeProgram>("NativeProgram")
       .constructor<>()
       .function("addDataFile", &NativeProgram::addDataFile)
@@ -320,6 +340,9 @@ EMSCRIPTEN_BINDINGS(trident) {
       .function("setInputBool", &NativeProgram::setInputBool)
       .function("setThreads", &NativeProgram::setThreads)
       .function("execute", &NativeProgram::execute)
+      .function("executeSlice", &NativeProgram::executeSlice)
+      .function("resumeSlice", &NativeProgram::resumeSlice)
+      .function("abandon", &NativeProgram::abandon)
       .function("resetState", &NativeProgram::resetState)
       .function("memory", &NativeProgram::memory)
       .function("profile", &NativeProgram::profile)

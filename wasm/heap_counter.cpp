@@ -14,12 +14,15 @@
 #include <cstring>
 
 #include <malloc.h>
+#include <unistd.h>
 
 extern "C" {
 void* emscripten_builtin_malloc(size_t size);
 void emscripten_builtin_free(void* ptr);
 void* emscripten_builtin_memalign(size_t alignment, size_t size);
 void* __libc_realloc(void* ptr, size_t size);
+size_t malloc_footprint(void);
+size_t malloc_set_footprint_limit(size_t bytes);
 }
 
 namespace {
@@ -75,5 +78,34 @@ double heap_allocations() { return static_cast<double>(allocations.load(std::mem
 // mallinfo's fields are ints: past 2 GiB in use the count wraps negative,
 // and the heap (wasm32) holds less than 4 GiB.
 double heap_bytes() { return static_cast<double>(static_cast<uint32_t>(mallinfo().uordblks)); }
+
+}  // namespace tri::wasm
+
+namespace tri::wasm {
+
+namespace {
+double limit_bytes = 0;
+}  // namespace
+
+// dlmalloc's footprint limit bounds what it takes through sbrk; the rest of
+// the memory (static data, the stack, anything below the heap's start) is
+// sbrk's current break less that footprint.
+void set_memory_limit(double bytes) {
+  limit_bytes = bytes > 0 ? bytes : 0;
+  if (limit_bytes == 0 || limit_bytes >= 4294967296.0) {
+    malloc_set_footprint_limit(SIZE_MAX);
+    return;
+  }
+  const size_t footprint = malloc_footprint();
+  const size_t brk = reinterpret_cast<uintptr_t>(sbrk(0));
+  const size_t outside = brk > footprint ? brk - footprint : 0;
+  const size_t wanted = static_cast<size_t>(limit_bytes);
+  // Never below what is held: dlmalloc would refuse every later growth
+  // anyway, and the bound must not read as "none" (a limit of 0).
+  const size_t heap = wanted > outside ? wanted - outside : 0;
+  malloc_set_footprint_limit(heap > footprint ? heap : footprint);
+}
+
+double memory_limit() { return limit_bytes; }
 
 }  // namespace tri::wasm

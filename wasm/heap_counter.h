@@ -12,4 +12,14 @@ double heap_allocations();
 // that a test can see a model's memory come back when it is disposed.
 double heap_bytes();
 
+// Bounds the wasm memory (maxWasmMemoryBytes): from now on the heap takes no
+// more from the system than keeps the whole memory (static data and stack
+// included) within `bytes`, and an allocation past that fails (returns
+// null), which the runtime reports as MemoryAllocationFailed. A bound below
+// what the heap already holds stops it growing at all; 0 lifts the bound.
+void set_memory_limit(double bytes);
+
+// The heap's bound now, as the wasm memory's bytes (0: none).
+double memory_limit();
+
 }  // namespace tri::wasm

@@ -37,6 +37,8 @@ struct HostModel::MethodState {
   // each delegate instruction (empty for the others).
   std::vector<InstructionTiming> timings;
   std::vector<std::vector<uint64_t>> node_timings;
+  // The options of the run under way, for resume().
+  ExecuteOptions run_options;
   // output_descriptors(): the values and, for outputs copied row-major, the
   // copies' addresses; sized at load so that a run allocates nothing.
   std::vector<const EValue*> output_values;
@@ -457,6 +459,7 @@ Result<uint8_t*> HostModel::prepare_input(size_t m, size_t index, Span<const int
   }
   TRI_CHECK(m < methods_.size(), Error::InvalidArgument,
             "the program has %zu methods; method %zu does not exist", methods_.size(), m);
+  abandon(m);  // new inputs start a new run
   if (program_->needs_replan(m, index, shape)) {
     TRI_TRY(replan(m, index, shape));
   }
@@ -561,10 +564,12 @@ Error HostModel::set_input_scalar(size_t m, size_t index, const EValue& value) {
     return functions_->set_input_scalar(name, index, value);
   }
   TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
+  state->method.abandon();  // new inputs start a new run
   return state->method.set_input_scalar(index, value);
 }
 
-Error HostModel::execute(size_t m, bool profile) {
+Error HostModel::execute(size_t m, bool profile, uint64_t slice_ns, bool* finished) {
+  if (finished != nullptr) *finished = false;
   TRI_CHECK(loaded(), Error::InvalidState, "no program is loaded");
   // The limit is process-wide; models with different limits take turns on
   // one thread, so setting it per run is enough.
@@ -573,7 +578,10 @@ Error HostModel::execute(size_t m, bool profile) {
     TRI_ASSIGN_OR_RETURN(const char* name, function_name(m));
     TRI_CHECK(!profile, Error::NotSupported,
               "%s: profiling %s functions is not supported", name, format());
-    return functions_->execute(name);
+    // Dataflow functions run whole: their executor has no place to stop.
+    TRI_TRY(functions_->execute(name));
+    if (finished != nullptr) *finished = true;
+    return Error::Ok;
   }
   TRI_ASSIGN_OR_RETURN(MethodState* state, method_state(m));
   for (size_t i = 0; i < state->staged_inputs.size(); ++i) {
@@ -581,8 +589,10 @@ Error HostModel::execute(size_t m, bool profile) {
       copy_from_row_major(state->input_staging[i].data(), *state->staged_inputs[i]);
     }
   }
-  ExecuteOptions execute_options;
+  ExecuteOptions& execute_options = state->run_options;
+  execute_options = ExecuteOptions();
   execute_options.max_instructions = options_.max_instructions_per_run;
+  execute_options.slice_ns = slice_ns;
   if (profile) {
     const size_t count = state->method.num_instructions();
     state->timings.assign(count, InstructionTiming());
@@ -596,7 +606,21 @@ Error HostModel::execute(size_t m, bool profile) {
     }
     execute_options.timings = {state->timings.data(), state->timings.size()};
   }
-  return state->method.execute(execute_options);
+  return state->method.execute(execute_options, finished);
+}
+
+Error HostModel::resume(size_t m, uint64_t slice_ns, bool* finished) {
+  if (finished != nullptr) *finished = false;
+  TRI_CHECK(loaded() && functions_ == nullptr && m < methods_.size() && methods_[m] != nullptr,
+            Error::InvalidState, "method %zu has no suspended run to resume", m);
+  set_parallel_thread_limit(options_.threads);
+  MethodState& state = *methods_[m];
+  state.run_options.slice_ns = slice_ns;
+  return state.method.resume(state.run_options, finished);
+}
+
+void HostModel::abandon(size_t m) {
+  if (m < methods_.size() && methods_[m] != nullptr) methods_[m]->method.abandon();
 }
 
 Result<std::string> HostModel::profile_json(size_t m) {
@@ -723,6 +747,7 @@ Error HostModel::reset_state() {
   TRI_CHECK(loaded(), Error::InvalidState, "no program is loaded");
   for (size_t m = 0; m < methods_.size(); ++m) {
     if (methods_[m] == nullptr || program_ == nullptr) continue;
+    methods_[m]->method.abandon();
     if (program_->planned_initial_data(m)) {
       methods_[m].reset();  // method_state() loads it again, initial data included
       continue;

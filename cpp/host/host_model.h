@@ -103,7 +103,14 @@ class HostModel {
   void set_threads(uint32_t threads) { options_.threads = threads; }
   uint32_t threads() const { return options_.threads; }
   // profile: time each instruction of this run (profile_json reads it).
-  Error execute(size_t method, bool profile = false);
+  // slice_ns (ExecuteOptions::slice_ns): nonzero may return with the run
+  // suspended between instructions, *finished false; resume() goes on with
+  // it, and writing an input, or reset_state(), abandons it. Dataflow
+  // functions always run whole.
+  Error execute(size_t method, bool profile = false, uint64_t slice_ns = 0,
+                bool* finished = nullptr);
+  Error resume(size_t method, uint64_t slice_ns, bool* finished);
+  void abandon(size_t method);
   // Puts every loaded method's state back as it was after load: state kept
   // in planned memory across runs (an LLM's KV caches, a training program's
   // parameters). Zeroes the planned buffers, or loads the method again on

@@ -26,7 +26,7 @@ export interface GenerateOptions {
   resetState?: boolean;
   /** Position of the first prompt token when continuing (resetState: false). */
   startPos?: number;
-  /** Stops generation between tokens (rejects with the signal's reason, as load() does). */
+  /** Stops generation between tokens, or a run mid-way (rejects with the signal's reason, as load() does). */
   signal?: AbortSignalLike;
 }
 
@@ -159,7 +159,9 @@ export async function* generate(model: Model, prompt: readonly number[], options
     if (pos + tokens.length > meta.maxSeqLen) {
       throw new TridentError(`the context is full: ${meta.maxSeqLen} positions (get_max_seq_len)`, ErrorCode.LimitExceeded);
     }
-    const [logits] = await model.runTensors('forward', [ids(tokens), new Tensor('int64', BigInt64Array.of(BigInt(pos)), [1])]);
+    // The signal also stops a long prefill mid-run, not only between tokens.
+    const runOptions = options.signal === undefined ? {} : { signal: options.signal };
+    const [logits] = await model.runTensors('forward', [ids(tokens), new Tensor('int64', BigInt64Array.of(BigInt(pos)), [1])], runOptions);
     pos += tokens.length;
     return lastRow(logits!, meta.vocabSize);
   };

@@ -3,7 +3,7 @@
 
 export { load, runtimeInfo, type LoadOptions, type RuntimeInfo } from './load.js';
 export type { AbortSignalLike } from './abort.js';
-export { Model, type BundledTest, type InstructionProfile, type RunProfile } from './model.js';
+export { Model, type BundledTest, type InstructionProfile, type RunOptions, type RunProfile } from './model.js';
 export { generate, llmMetadata, pickToken, type GenerateOptions, type LlmMetadata } from './generate.js';
 export { Tensor, type AnyTensor, type ElementOf, type NestedValues, type TensorInit, type TensorJson } from './tensor.js';
 export { TridentError, ErrorCode, errorCodeName, type ErrorCodeName } from './errors.js';

@@ -32,6 +32,16 @@ export interface Limits {
    * stays usable. Default 100,000,000.
    */
   maxInstructionsPerRun: number;
+  /**
+   * The wasm memory this model's load and runs may grow the module's memory
+   * to, in bytes: an allocation that would take the heap past it fails with
+   * LimitExceeded, and the model (or the load) fails cleanly. The memory is
+   * the module's, shared by every model on it; each model's bound holds
+   * while it loads or runs. The engine grows the memory a step ahead of
+   * the heap (at most 20%, or 96 MB), so the memory itself may pass the
+   * bound by that much. Default 4 GiB, wasm32's whole address space.
+   */
+  maxWasmMemoryBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -39,6 +49,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxPlannedBytes: 2 ** 30,
   maxTensorElements: 2 ** 31 - 1,
   maxInstructionsPerRun: 100_000_000,
+  maxWasmMemoryBytes: 2 ** 32,
 });
 
 const NAMES = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];

@@ -26,6 +26,8 @@ export interface LoadOptions extends ReadOptions {
   maxTensorElements?: number | undefined;
   /** Limits.maxInstructionsPerRun for this model. Default: `env.limits`'s (100,000,000). */
   maxInstructionsPerRun?: number | undefined;
+  /** Limits.maxWasmMemoryBytes for this model. Default: `env.limits`'s (4 GiB). */
+  maxWasmMemoryBytes?: number | undefined;
   /**
    * Which build serves this model: overrides `env.threads` ('auto' uses
    * the threads build where shared memory exists: Node, and cross-origin

@@ -1,6 +1,7 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // Model: a loaded program, its methods' signatures, and run().
 
+import type { AbortSignalLike } from './abort.js';
 import { checkInputs } from './check-inputs.js';
 import type { ModelFormat } from './detect-format.js';
 import type { ModelEngine } from './engine/model-engine.js';
@@ -17,6 +18,19 @@ export interface BundledTest {
   readonly method: string;
   readonly inputs: readonly InputValue[];
   readonly expected: readonly OutputValue[];
+}
+
+/** Options of one run(), runTensors() or profile() call. */
+export interface RunOptions {
+  /**
+   * Cancels the run: it stops at the next instruction boundary it reaches
+   * after the signal fires (a delegate call, such as one XNNPACK subgraph,
+   * is one instruction; a .bef/.mlir function is checked only before it
+   * starts) and rejects with the signal's reason. The model stays usable.
+   * A run given a signal yields to the event loop about every 16 ms, so a
+   * page running it on its own thread also keeps responding.
+   */
+  signal?: AbortSignalLike;
 }
 
 /** One instruction of a profiled run (Model.profile). */
@@ -139,11 +153,34 @@ export class Model {
     return index;
   }
 
-  /** run()'s arguments: the method named, or the default one. */
-  #call(what: string, methodOrInputs: string | readonly InputValue[] | undefined, inputs: readonly InputValue[] | undefined): [string, readonly InputValue[]] {
-    if (typeof methodOrInputs === 'string') return [methodOrInputs, inputs ?? []];
-    if (inputs !== undefined) {
+  /** run()'s arguments: the method named, or the default one, the inputs and the options. */
+  #call(what: string, first: string | readonly InputValue[] | RunOptions | undefined, second: readonly InputValue[] | RunOptions | undefined, third: RunOptions | undefined): [string, readonly InputValue[], RunOptions] {
+    const options = (value: unknown, position: string): RunOptions => {
+      if (value === undefined) return {};
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new TridentError(`${what}: the ${position} argument must be the options ({ signal }), got ${Array.isArray(value) ? 'an array' : typeof value}`, ErrorCode.InvalidArgument);
+      }
+      return value as RunOptions;
+    };
+    if (typeof first === 'string') {
+      // Other non-arrays are left to checkInputs, which names what they are.
+      if (typeof second === 'object' && second !== null && !Array.isArray(second)) {
+        throw new TridentError(`${what}('${first}', ...): the inputs come second, as an array: ${what}(method, inputs, options)`, ErrorCode.InvalidArgument);
+      }
+      return [first, (second as readonly InputValue[] | undefined) ?? [], options(third, 'third')];
+    }
+    if (Array.isArray(second)) {
       throw new TridentError(`${what}: the method name must come first: ${what}(method, inputs), or ${what}(inputs) for the default method`, ErrorCode.InvalidArgument);
+    }
+    if (third !== undefined) {
+      throw new TridentError(`${what}: three arguments need the method name first: ${what}(method, inputs, options)`, ErrorCode.InvalidArgument);
+    }
+    let inputs: readonly InputValue[] = [];
+    let runOptions = options(second, 'second');
+    if (Array.isArray(first)) inputs = first as readonly InputValue[];
+    else if (first !== undefined) {
+      if (second !== undefined) throw new TridentError(`${what}: the inputs come first, as an array: ${what}(inputs, options)`, ErrorCode.InvalidArgument);
+      runOptions = options(first, 'first');
     }
     this.assertLive(`${what}()`);
     const name = this.defaultMethod;
@@ -153,7 +190,7 @@ export class Model {
         ErrorCode.MethodMissing,
       );
     }
-    return [name, methodOrInputs ?? []];
+    return [name, inputs, runOptions];
   }
 
   /**
@@ -161,12 +198,14 @@ export class Model {
    * input of its signature) and resolves to its outputs. Tensor data is
    * written straight into the runtime's planned input slots; outputs are
    * copied out, so they stay valid after later runs and after dispose().
+   * Runs of one model take turns: a call made while another runs waits
+   * for it. `options.signal` cancels the run (RunOptions).
    */
-  async run(inputs?: readonly InputValue[]): Promise<OutputValue[]>;
-  async run(method: string, inputs?: readonly InputValue[]): Promise<OutputValue[]>;
-  async run(methodOrInputs?: string | readonly InputValue[], inputs?: readonly InputValue[]): Promise<OutputValue[]> {
-    const [method, values] = this.#call('run', methodOrInputs, inputs);
-    return (await this.#run(method, values, false)).outputs;
+  async run(inputs?: readonly InputValue[], options?: RunOptions): Promise<OutputValue[]>;
+  async run(method: string, inputs?: readonly InputValue[], options?: RunOptions): Promise<OutputValue[]>;
+  async run(first?: string | readonly InputValue[], second?: readonly InputValue[] | RunOptions, third?: RunOptions): Promise<OutputValue[]> {
+    const [method, values, options] = this.#call('run', first, second, third);
+    return (await this.#run(method, values, false, options)).outputs;
   }
 
   /**
@@ -174,11 +213,11 @@ export class Model {
    * Tensors, or rejects with InvalidType naming the first output that is
    * not one.
    */
-  async runTensors(inputs?: readonly InputValue[]): Promise<AnyTensor[]>;
-  async runTensors(method: string, inputs?: readonly InputValue[]): Promise<AnyTensor[]>;
-  async runTensors(methodOrInputs?: string | readonly InputValue[], inputs?: readonly InputValue[]): Promise<AnyTensor[]> {
-    const [method, values] = this.#call('runTensors', methodOrInputs, inputs);
-    const { outputs } = await this.#run(method, values, false);
+  async runTensors(inputs?: readonly InputValue[], options?: RunOptions): Promise<AnyTensor[]>;
+  async runTensors(method: string, inputs?: readonly InputValue[], options?: RunOptions): Promise<AnyTensor[]>;
+  async runTensors(first?: string | readonly InputValue[], second?: readonly InputValue[] | RunOptions, third?: RunOptions): Promise<AnyTensor[]> {
+    const [method, values, options] = this.#call('runTensors', first, second, third);
+    const { outputs } = await this.#run(method, values, false, options);
     outputs.forEach((value, i) => {
       if (!(value instanceof Tensor)) {
         const kind = this.methods[this.#indexOf(method)]!.outputs[i]?.kind ?? typeof value;
@@ -194,20 +233,20 @@ export class Model {
    * around every instruction, so the run is slightly slower than run().
    * Not available for .bef/.mlir functions (NotSupported).
    */
-  async profile(inputs?: readonly InputValue[]): Promise<RunProfile>;
-  async profile(method: string, inputs?: readonly InputValue[]): Promise<RunProfile>;
-  async profile(methodOrInputs?: string | readonly InputValue[], inputs?: readonly InputValue[]): Promise<RunProfile> {
-    const [method, values] = this.#call('profile', methodOrInputs, inputs);
+  async profile(inputs?: readonly InputValue[], options?: RunOptions): Promise<RunProfile>;
+  async profile(method: string, inputs?: readonly InputValue[], options?: RunOptions): Promise<RunProfile>;
+  async profile(first?: string | readonly InputValue[], second?: readonly InputValue[] | RunOptions, third?: RunOptions): Promise<RunProfile> {
+    const [method, values, options] = this.#call('profile', first, second, third);
     const start = performance.now();
-    const { outputs, instructions } = await this.#run(method, values, true);
+    const { outputs, instructions } = await this.#run(method, values, true, options);
     return { outputs, totalMs: performance.now() - start, instructions: instructions ?? [] };
   }
 
-  #run(method: string, inputs: readonly InputValue[], profile: boolean): Promise<{ outputs: OutputValue[]; instructions?: InstructionProfile[] }> {
+  #run(method: string, inputs: readonly InputValue[], profile: boolean, options: RunOptions): Promise<{ outputs: OutputValue[]; instructions?: InstructionProfile[] }> {
     const m = this.#indexOf(method);
     const info = this.methods[m]!;
     checkInputs(info, inputs);
-    return this.#engine.run(m, info, inputs, profile, (text) => this.#deliverPrinted(text));
+    return this.#engine.run(m, info, inputs, profile, (text) => this.#deliverPrinted(text), options.signal);
   }
 
   /** What the program printed (TFRT's tfrt.print.*): to onPrint, else to the console. */
@@ -240,7 +279,7 @@ export class Model {
    */
   sampleInputs(method?: string): InputValue[] | null {
     this.assertLive('sampleInputs()');
-    if (method === undefined) [method] = this.#call('sampleInputs', undefined, undefined);
+    if (method === undefined) [method] = this.#call('sampleInputs', undefined, undefined, undefined);
     this.method(method);
     const raw = this.#engine.sampleInputs(method);
     if (raw === null) return null;
@@ -259,7 +298,7 @@ export class Model {
    */
   async graph(method?: string): Promise<Graph> {
     this.assertLive('graph()');
-    if (method === undefined) [method] = this.#call('graph', undefined, undefined);
+    if (method === undefined) [method] = this.#call('graph', undefined, undefined, undefined);
     return this.#engine.graph(this.#indexOf(method), method);
   }
 

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, ErrorCode, Model, Tensor, TridentError, env, load, type ModelSource } from '../helpers/trident.js';
+import { DEFAULT_LIMITS, ErrorCode, Model, Tensor, TridentError, env, load, runtimeInfo, type ModelSource } from '../helpers/trident.js';
 import { fixture } from '../helpers/fixtures.js';
 
 describe('load() sources', () => {
@@ -96,6 +96,7 @@ describe('load() sources', () => {
     await expect(load(addBytes, { maxFileBytes: 1.5 })).rejects.toThrowError(/load: maxFileBytes must be a positive integer, got 1\.5/);
     await expect(load(addBytes, { maxTensorElements: 0 })).rejects.toMatchObject({ code: ErrorCode.InvalidArgument });
     await expect(load(addBytes, { maxInstructionsPerRun: Number.NaN })).rejects.toThrowError(/maxInstructionsPerRun must be a positive integer/);
+    await expect(load(addBytes, { maxWasmMemoryBytes: -5 })).rejects.toThrowError(/maxWasmMemoryBytes must be a positive integer/);
   });
 });
 
@@ -115,7 +116,7 @@ describe('load() limits', () => {
   }
 
   it('has safe defaults, surfaced in env.limits', () => {
-    expect(env.limits).toEqual({ maxFileBytes: 2 ** 31, maxPlannedBytes: 2 ** 30, maxTensorElements: 2 ** 31 - 1, maxInstructionsPerRun: 1e8 });
+    expect(env.limits).toEqual({ maxFileBytes: 2 ** 31, maxPlannedBytes: 2 ** 30, maxTensorElements: 2 ** 31 - 1, maxInstructionsPerRun: 1e8, maxWasmMemoryBytes: 2 ** 32 });
     expect(DEFAULT_LIMITS).toEqual(env.limits);
   });
 
@@ -152,6 +153,24 @@ describe('load() limits', () => {
     expect((error as TridentError).message).toMatch(/a tensor of 4 elements is over the limit of 3 \(maxTensorElements\)/);
     const fits = await load(addBytes, { maxTensorElements: 4 });
     fits.dispose();
+    await expectAddRuns();
+  });
+
+  it('refuses to grow the wasm memory past maxWasmMemoryBytes, and the module goes on working', async () => {
+    const before = (await runtimeInfo()).memoryBytes;
+    // More than the bound itself: it cannot fit however free the heap is.
+    const bound = before + 32 * 2 ** 20;
+    const huge = new Uint8Array(bound);
+    const error = await load(addBytes, { dataFiles: [huge], maxWasmMemoryBytes: bound }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: ErrorCode.LimitExceeded });
+    expect((error as TridentError).message).toMatch(new RegExp(`cannot allocate ${bound} bytes of wasm memory for external data file 0: the wasm memory may not grow past maxWasmMemoryBytes, ${bound} bytes`));
+    // The engine grows a step ahead of the heap: at most 96 MB past the bound.
+    expect((await runtimeInfo()).memoryBytes).toBeLessThanOrEqual(bound + 96 * 2 ** 20);
+    // A model within its bound loads and runs; so does one with the default.
+    const bounded = await load(addBytes, { maxWasmMemoryBytes: (await runtimeInfo()).memoryBytes });
+    const a = Tensor.from('float32', [1, 2, 3, 4], [2, 2]);
+    expect(((await bounded.run([a, a]))[0] as Tensor).toArray()).toEqual([2, 4, 6, 8]);
+    bounded.dispose();
     await expectAddRuns();
   });
 

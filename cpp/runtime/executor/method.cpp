@@ -220,7 +220,8 @@ Error Method::finish_lazy(size_t pc, size_t* released) {
   return Error::Ok;
 }
 
-Error Method::execute(const ExecuteOptions& options) {
+Error Method::execute(const ExecuteOptions& options, bool* finished) {
+  cursor_ = RunCursor();
   // Inputs the plan left without memory must have been bound by the caller.
   for (size_t i = 0; i < plan_.inputs.size(); ++i) {
     const EValue& v = input(i);
@@ -229,46 +230,67 @@ Error Method::execute(const ExecuteOptions& options) {
               Error::InvalidState, "input %zu of method '%s' was not set", i,
               plan_.name);
   }
-  const size_t end = plan_.instructions.size();
-  const bool profiling = !options.timings.empty();
-  TRI_CHECK(!profiling || options.timings.size() == end, Error::InvalidArgument,
-            "method '%s': %zu timing slots for %zu instructions", plan_.name,
-            options.timings.size(), end);
   // Per-shape planning: the last run's tensors (its outputs among them) go
   // back, so each run places its own from an empty arena, and the same
   // shapes land where they did before.
-  TensorBinder* const binder = plan_.binder;
-  size_t next_lazy = 0;
-  size_t released = 0;
-  if (binder != nullptr) {
-    binder->release_all();
+  if (plan_.binder != nullptr) {
+    plan_.binder->release_all();
     for (LazyTensor& lazy : plan_.lazy) lazy.tensor->set_data(nullptr, 0);
   }
-  size_t pc = 0;
-  uint64_t executed = 0;
-  while (pc < end) {
-    TRI_CHECK(executed < options.max_instructions, Error::LimitExceeded,
+  cursor_.active = true;
+  return run_from_cursor(options, finished);
+}
+
+Error Method::resume(const ExecuteOptions& options, bool* finished) {
+  TRI_CHECK(cursor_.active, Error::InvalidState,
+            "method '%s' has no suspended run to resume", plan_.name);
+  return run_from_cursor(options, finished);
+}
+
+Error Method::run_from_cursor(const ExecuteOptions& options, bool* finished) {
+  if (finished != nullptr) *finished = false;
+  const size_t end = plan_.instructions.size();
+  const bool profiling = !options.timings.empty();
+  if (profiling && options.timings.size() != end) {
+    cursor_ = RunCursor();
+    return fail(Error::InvalidArgument, "method '%s': %zu timing slots for %zu instructions",
+                plan_.name, options.timings.size(), end);
+  }
+  TensorBinder* const binder = plan_.binder;
+  const uint64_t slice_start = options.slice_ns != 0 ? now_ns() : 0;
+  // A copy in locals for the loop; cursor_ gets it back when the slice ends.
+  RunCursor at = cursor_;
+  // Any failure ends the run.
+  cursor_ = RunCursor();
+  while (at.pc < end) {
+    TRI_CHECK(at.executed < options.max_instructions, Error::LimitExceeded,
               "method '%s' ran %" PRIu64
               " instructions without finishing, the limit (maxInstructionsPerRun; a jump loops?)",
-              plan_.name, executed);
+              plan_.name, at.executed);
+    const size_t pc = at.pc;
     size_t next = 0;
     const uint64_t start = profiling ? now_ns() : 0;
     if (binder != nullptr) {
-      TRI_TRY_CONTEXT(bind_lazy(pc, &next_lazy), "method '%s', instruction %zu (%s)",
+      TRI_TRY_CONTEXT(bind_lazy(pc, &at.next_lazy), "method '%s', instruction %zu (%s)",
                       plan_.name, pc, instruction_name(pc));
     }
     TRI_TRY_CONTEXT(run_instruction(pc, &next, profiling ? &options.timings[pc] : nullptr),
                     "method '%s'", plan_.name);
     if (binder != nullptr) {
-      TRI_TRY_CONTEXT(finish_lazy(pc, &released), "method '%s'", plan_.name);
+      TRI_TRY_CONTEXT(finish_lazy(pc, &at.released), "method '%s'", plan_.name);
     }
     if (profiling) {
       options.timings[pc].nanoseconds += now_ns() - start;
       ++options.timings[pc].calls;
     }
-    pc = next;
-    ++executed;
+    at.pc = next;
+    ++at.executed;
+    if (options.slice_ns != 0 && at.pc < end && now_ns() - slice_start >= options.slice_ns) {
+      cursor_ = at;
+      return Error::Ok;
+    }
   }
+  if (finished != nullptr) *finished = true;
   return Error::Ok;
 }
 

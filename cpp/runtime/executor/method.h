@@ -68,6 +68,12 @@ struct ExecuteOptions {
   // Empty: no profiling (the run loop reads no clock). Otherwise one entry
   // per instruction (num_instructions()), added to by this run.
   Span<InstructionTiming> timings;
+  // Cooperative slicing, so that a caller on a single thread (a web page)
+  // can cancel a run or stay responsive: nonzero ends the call after the
+  // first instruction that finishes this many nanoseconds after the call
+  // began, with the run suspended between two instructions (*finished
+  // false); resume() goes on from there. 0 runs to the end.
+  uint64_t slice_ns = 0;
 };
 
 class Method {
@@ -113,7 +119,17 @@ class Method {
   // Sets a non-tensor input; its kind must match the program's.
   Error set_input_scalar(size_t index, const EValue& value);
 
-  Error execute(const ExecuteOptions& options = ExecuteOptions());
+  // Starts a run. With options.slice_ns it may return with the run
+  // suspended: *finished (when given) says whether it ran to the end. A
+  // failed run is over, as is one that finished.
+  Error execute(const ExecuteOptions& options = ExecuteOptions(), bool* finished = nullptr);
+  // Goes on with a suspended run, for another slice (options.slice_ns) or to
+  // the end; options.max_instructions counts from the run's start. The
+  // inputs must not have changed since execute().
+  Error resume(const ExecuteOptions& options, bool* finished = nullptr);
+  // Drops a suspended run: the outputs are undefined until the next run.
+  void abandon() { cursor_ = RunCursor(); }
+  bool suspended() const { return cursor_.active; }
 
   // Releases delegate handles. The memory itself belongs to the caller.
   void destroy();
@@ -137,8 +153,21 @@ class Method {
     return {plan_.lazy.data() + pending_begin_, pending_end_ - pending_begin_};
   }
 
+  // Where a run stands between two instructions: the next one to run, how
+  // many ran, and the per-shape planning cursors.
+  struct RunCursor {
+    bool active = false;
+    size_t pc = 0;
+    uint64_t executed = 0;
+    size_t next_lazy = 0;
+    size_t released = 0;
+  };
+  // Runs from cursor_ until the end, an error, or the slice's end.
+  Error run_from_cursor(const ExecuteOptions& options, bool* finished);
+
   MethodPlan plan_;
   MemoryAllocator* temp_ = nullptr;
+  RunCursor cursor_;
   size_t pending_begin_ = 0;
   size_t pending_end_ = 0;
 };

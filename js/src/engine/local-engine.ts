@@ -1,6 +1,7 @@
 // The runtime in this thread: a NativeHandle over the wasm module, and the
 // conversions between its records and the API's values.
 
+import { throwIfAborted, type AbortSignalLike } from '../abort.js';
 import { assertDType } from '../dtype.js';
 import { ErrorCode, TridentError } from '../errors.js';
 import type { Graph, WeightInfo } from '../inspect.js';
@@ -11,6 +12,7 @@ import { runtimeStats } from '../native/runtime-calls.js';
 import type { RawMethod, RawValueSpec } from '../native/types.js';
 import { isScalarRecord, scalarValue } from '../native/value-descriptor.js';
 import { Tensor, type AnyTensor } from '../tensor.js';
+import { nextTask } from '../next-task.js';
 import { intValue, type Dynamism, type InputValue, type MethodInfo, type ModelMemory, type OutputValue, type ValueInfo, type ValueKind } from '../values.js';
 import type { EngineRun, ModelEngine } from './model-engine.js';
 
@@ -19,11 +21,18 @@ export interface OpenOptions {
   maxPlannedBytes: number;
   maxTensorElements: number;
   maxInstructionsPerRun: number;
+  maxWasmMemoryBytes: number;
   numThreads: number;
   optimize: boolean;
   memoryPlan: number;
   sourceName: string;
 }
+
+/**
+ * How long a cancellable run goes between looks at its signal: a frame, so
+ * a page running one on its own thread also stays responsive.
+ */
+const SLICE_MS = 16;
 
 export class LocalEngine implements ModelEngine {
   readonly format: string;
@@ -31,6 +40,8 @@ export class LocalEngine implements ModelEngine {
   readonly poolThreads: number;
   readonly #handle: NativeHandle;
   readonly #build: LoadedWasm;
+  /** The cancellable run under way: it keeps the program between its slices, so later runs and resets wait. */
+  #sliced: Promise<unknown> | undefined;
 
   private constructor(handle: NativeHandle, build: LoadedWasm) {
     this.#handle = handle;
@@ -63,19 +74,63 @@ export class LocalEngine implements ModelEngine {
   }
 
   async resetState(): Promise<void> {
+    // The check and the call are in one continuation: a helper's own await
+    // would let another run start between them.
+    while (this.#sliced !== undefined) await this.#settled(this.#sliced);
     this.#handle.hold('resetState()', () => this.#handle.resetState());
   }
 
-  async run(m: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): Promise<EngineRun> {
-    return this.runNow(m, info, inputs, profile, print);
+  async run(m: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void, signal?: AbortSignalLike): Promise<EngineRun> {
+    // Only a cancellable run under way is waited for; otherwise this starts
+    // at once, so a JS kernel's call into its own model's run meets hold()'s
+    // refusal while that run is still going.
+    while (this.#sliced !== undefined) await this.#settled(this.#sliced);
+    if (signal === undefined) return this.runNow(m, info, inputs, profile, print);
+    throwIfAborted(signal);
+    const run = this.#handle.holdAcross(`run('${info.name}')`, () => this.#runSliced(m, info, inputs, profile, print, signal));
+    this.#sliced = run;
+    try {
+      return await run;
+    } finally {
+      if (this.#sliced === run) this.#sliced = undefined;
+    }
+  }
+
+  #settled(run: Promise<unknown>): Promise<unknown> {
+    return run.catch(() => {});
   }
 
   /** run(), synchronously: the planned slots belong to this call until its outputs are copied out. */
   runNow(m: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): EngineRun {
-    return this.#handle.hold(`run('${info.name}')`, () => this.#runHeld(m, info, inputs, profile, print));
+    return this.#handle.hold(`run('${info.name}')`, () => {
+      this.#writeInputs(m, info, inputs);
+      this.#printing(print, () => this.#handle.execute(m, info.name, profile));
+      return this.#results(m, info, inputs, profile);
+    });
   }
 
-  #runHeld(m: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): EngineRun {
+  /**
+   * A run that stops between instructions every SLICE_MS to let the event
+   * loop turn; when `signal` has fired by then, the run is dropped and this
+   * rejects with its reason (the model stays usable).
+   */
+  async #runSliced(m: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void, signal: AbortSignalLike): Promise<EngineRun> {
+    const handle = this.#handle;
+    this.#writeInputs(m, info, inputs);
+    let finished = this.#printing(print, () => handle.executeSlice(m, info.name, profile, SLICE_MS));
+    while (!finished) {
+      await nextTask();
+      // dispose() meanwhile lets the run finish, as it does a run in progress anywhere.
+      if (signal.aborted) {
+        handle.abandon(m);
+        throwIfAborted(signal);
+      }
+      finished = this.#printing(print, () => handle.resumeSlice(m, info.name, SLICE_MS));
+    }
+    return this.#results(m, info, inputs, profile);
+  }
+
+  #writeInputs(m: number, info: MethodInfo, inputs: readonly InputValue[]): void {
     const handle = this.#handle;
     const method = info.name;
     for (let i = 0; i < inputs.length; i++) {
@@ -86,12 +141,22 @@ export class LocalEngine implements ModelEngine {
         handle.setInt(m, method, i, value);
       } else if (typeof value === 'number') handle.setDouble(m, method, i, value);
     }
+  }
+
+  /** `body`, then what the program printed meanwhile goes to `print`, also when it fails. */
+  #printing<T>(print: (text: string) => void, body: () => T): T {
     try {
-      handle.execute(m, method, profile);
+      return body();
     } finally {
-      const printed = handle.takePrinted();
+      const printed = this.#handle.takePrinted();
       if (printed !== '') print(printed);
     }
+  }
+
+  /** The finished run's outputs (and profile), and the inputs it mutated copied back. */
+  #results(m: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean): EngineRun {
+    const handle = this.#handle;
+    const method = info.name;
     // A graph that mutates an argument (torch.export's user_input_mutation)
     // updates the caller's tensor, as the module call would in PyTorch.
     for (const i of info.mutatedInputs ?? []) {

@@ -2,6 +2,7 @@
 // runtime in a worker (worker/remote-engine.ts). Model checks arguments and
 // shapes the results; an engine does the work.
 
+import type { AbortSignalLike } from '../abort.js';
 import type { Graph, WeightInfo } from '../inspect.js';
 import type { RuntimeInfo } from '../load.js';
 import type { AnyTensor } from '../tensor.js';
@@ -27,9 +28,11 @@ export interface ModelEngine {
   /**
    * Runs method `index` on `inputs` (already checked against `info`); tensor
    * inputs that the method mutates are updated in place. What the program
-   * printed goes to `print`, also when the run fails.
+   * printed goes to `print`, also when the run fails. With `signal`, the
+   * run can be cancelled between instructions: it then rejects with the
+   * signal's reason, and the model stays usable.
    */
-  run(index: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): Promise<EngineRun>;
+  run(index: number, info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void, signal?: AbortSignalLike): Promise<EngineRun>;
   /** The .bpte's test cases as raw JSON records. */
   bundledTests(): unknown[];
   /** The method's sample inputs as a raw JSON list, or null. */

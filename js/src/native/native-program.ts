@@ -16,6 +16,12 @@ type RawTensor = Extract<RawValue, { kind: 'Tensor' }>;
 /** An output copied out of the heap: tensors as Tensors, other kinds as read. */
 export type NativeOutput = { kind: 'Tensor'; tensor: Tensor } | Exclude<RawValue, RawTensor>;
 
+/** The most memory a wasm32 module can have. */
+const WASM32_MEMORY = 2 ** 32;
+
+/** executeSlice()'s status for a run stopped between two instructions. */
+const SUSPENDED = -1;
+
 // Frees the native program of a Model that was dropped without dispose().
 const leaks = new FinalizationRegistry<NativeProgram>((program) => program.delete());
 
@@ -33,6 +39,8 @@ export class NativeHandle {
   private constructor(
     private readonly module: TridentModule,
     program: NativeProgram,
+    /** Limits.maxWasmMemoryBytes, set on the module around every call that may allocate. */
+    private readonly memoryLimit: number,
   ) {
     this.program = program;
     leaks.register(this, program, this);
@@ -47,7 +55,8 @@ export class NativeHandle {
     dataFiles: readonly Uint8Array[],
     options: OpenOptions,
   ): NativeHandle {
-    const handle = new NativeHandle(module, new module.NativeProgram());
+    module.setMemoryLimit(options.maxWasmMemoryBytes);
+    const handle = new NativeHandle(module, new module.NativeProgram(), options.maxWasmMemoryBytes);
     try {
       dataFiles.forEach((data, i) => {
         const ptr = handle.copyIn(data, `external data file ${i}`);
@@ -86,17 +95,38 @@ export class NativeHandle {
    * the program's memory.
    */
   hold<T>(what: string, body: () => T): T {
+    this.take(what);
+    try {
+      return body();
+    } finally {
+      this.release();
+    }
+  }
+
+  /**
+   * hold() across awaits, for a run in slices: dispose() before it settles
+   * frees the program when it does.
+   */
+  async holdAcross<T>(what: string, body: () => Promise<T>): Promise<T> {
+    this.take(what);
+    try {
+      return await body();
+    } finally {
+      this.release();
+    }
+  }
+
+  private take(what: string): void {
     if (this.busy) {
       throw new TridentError(`${what}: this model is in the middle of a run (a JS kernel cannot run or reset the model that calls it)`, ErrorCode.InvalidState);
     }
     this.live();
     this.busy = true;
-    try {
-      return body();
-    } finally {
-      this.busy = false;
-      if (this.disposeWhenIdle) this.free();
-    }
+  }
+
+  private release(): void {
+    this.busy = false;
+    if (this.disposeWhenIdle) this.free();
   }
 
   format(): string {
@@ -113,6 +143,7 @@ export class NativeHandle {
   /** Resizes tensor input `index` and writes its bytes into the planned slot. */
   writeTensor(method: number, name: string, index: number, tensor: Tensor): void {
     const program = this.live();
+    this.module.setMemoryLimit(this.memoryLimit);
     const shape = tensor.shape;
     new Int32Array(this.module.HEAPU8.buffer, this.shapeAddress, shape.length).set(shape);
     const ptr = program.prepareInput(method, index, shape.length);
@@ -161,7 +192,35 @@ export class NativeHandle {
 
   execute(method: number, name: string, profile = false): void {
     this.module.setSimdEnabled(env.simd);
+    this.module.setMemoryLimit(this.memoryLimit);
     if (this.live().execute(method, profile) !== 0) this.fail(`run('${name}')`);
+  }
+
+  /**
+   * A run that can stop between instructions: runs about `sliceMs`, and
+   * returns whether it finished; if not, resumeSlice() goes on with it and
+   * abandon() drops it. Call inside holdAcross().
+   */
+  executeSlice(method: number, name: string, profile: boolean, sliceMs: number): boolean {
+    this.module.setSimdEnabled(env.simd);
+    this.module.setMemoryLimit(this.memoryLimit);
+    return this.sliceStatus(this.live().executeSlice(method, profile, sliceMs), name);
+  }
+
+  resumeSlice(method: number, name: string, sliceMs: number): boolean {
+    this.module.setSimdEnabled(env.simd);
+    this.module.setMemoryLimit(this.memoryLimit);
+    return this.sliceStatus(this.live().resumeSlice(method, sliceMs), name);
+  }
+
+  abandon(method: number): void {
+    this.program?.abandon(method);
+  }
+
+  private sliceStatus(status: number, name: string): boolean {
+    if (status === SUSPENDED) return false;
+    if (status !== 0) this.fail(`run('${name}')`);
+    return true;
   }
 
   /** Per-instruction times of the last execute(method, true). */
@@ -285,6 +344,12 @@ export class NativeHandle {
     // grows to 4 GiB) comes back negative without the unsigned shift.
     const ptr = this.module._malloc(Math.max(bytes.length, 1)) >>> 0;
     if (ptr === 0) {
+      if (this.memoryLimit < WASM32_MEMORY) {
+        throw new TridentError(
+          `cannot allocate ${bytes.length} bytes of wasm memory for ${what}: the wasm memory may not grow past maxWasmMemoryBytes, ${this.memoryLimit} bytes`,
+          ErrorCode.LimitExceeded,
+        );
+      }
       throw new TridentError(`cannot allocate ${bytes.length} bytes of wasm memory for ${what}`, ErrorCode.MemoryAllocationFailed);
     }
     this.module.HEAPU8.set(bytes, ptr);
@@ -319,7 +384,12 @@ export class NativeHandle {
   private fail(context: string): never {
     const program = this.live();
     const message = program.lastError() || 'unknown runtime error';
-    throw new TridentError(`${context}: ${message}`, program.lastErrorCode() || ErrorCode.Internal);
+    const code = program.lastErrorCode() || ErrorCode.Internal;
+    if (code === ErrorCode.MemoryAllocationFailed && this.memoryLimit < WASM32_MEMORY) {
+      // The heap stopped at the model's bound, not at the engine's.
+      throw new TridentError(`${context}: ${message} (the wasm memory may not grow past maxWasmMemoryBytes, ${this.memoryLimit} bytes)`, ErrorCode.LimitExceeded);
+    }
+    throw new TridentError(`${context}: ${message}`, code);
   }
 }
 

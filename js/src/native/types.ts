@@ -30,6 +30,10 @@ export interface NativeProgram {
   /** Threads this model's runs may use; 0: all the pool has. */
   setThreads(threads: number): void;
   execute(method: number, profile: boolean): number;
+  /** A run in slices of about sliceMs: 0 finished, -1 suspended between instructions, else an error code. */
+  executeSlice(method: number, profile: boolean, sliceMs: number): number;
+  resumeSlice(method: number, sliceMs: number): number;
+  abandon(method: number): void;
   /** State kept in planned memory across runs back to its state after load; 0 or an error code. */
   resetState(): number;
   profile(method: number): string;
@@ -82,6 +86,8 @@ export interface TridentModule {
   /** Heap allocations (malloc and friends) since the module started. */
   heapAllocations(): number;
   heapBytes(): number;
+  /** Bounds the wasm memory the heap may grow to (maxWasmMemoryBytes); 0 lifts it. */
+  setMemoryLimit(bytes: number): void;
   /**
    * Routes operator `name` to the JS kernel call-back for registration `id`
    * (programs loaded from now on), with `outs` out tensors checked at load;

@@ -34,7 +34,7 @@ export interface LoadRequest {
 export type Request = { id: number } & (
   | { op: 'init'; build: HandedBuild; simd: boolean }
   | LoadRequest
-  | { op: 'run'; model: number; method: number; inputs: WireValue[]; profile: boolean; simd: boolean }
+  | { op: 'run'; model: number; method: number; inputs: WireValue[]; profile: boolean; simd: boolean; cancellable: boolean }
   | { op: 'threads'; model: number; threads: number }
   | { op: 'resetState'; model: number }
   | { op: 'graph'; model: number; method: number; name: string }
@@ -44,6 +44,18 @@ export type Request = { id: number } & (
   | { op: 'info' }
   | { op: 'dispose'; model: number }
 );
+
+/**
+ * Not a request: it has no answer of its own. The page sends it when a
+ * cancellable run's signal fires; the worker, which turns its event loop
+ * between such a run's slices, drops the run (answered with an AbortError),
+ * or the run before it starts.
+ */
+export interface CancelMessage {
+  op: 'cancel';
+  /** The run request's id. */
+  run: number;
+}
 
 export interface LoadedReply {
   model: number;

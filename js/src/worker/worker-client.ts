@@ -3,6 +3,7 @@
 // when its last model is disposed (a wasm memory never shrinks; ending the
 // worker is what gives it back). RemoteEngine is a Model's engine there.
 
+import { throwIfAborted, type AbortSignalLike } from '../abort.js';
 import { currentKernels } from '../custom-kernels.js';
 import type { EngineRun, ModelEngine } from '../engine/model-engine.js';
 import { ErrorCode, TridentError } from '../errors.js';
@@ -91,11 +92,12 @@ export class WorkerRuntime {
     return false;
   }
 
-  /** Sends `request`; resolves to the worker's reply (an error reply included). */
-  send(request: Unsent<Request>, transfer: Transferable[] = []): Promise<Reply> {
+  /** Sends `request`; resolves to the worker's reply (an error reply included). `sent` learns its id. */
+  send(request: Unsent<Request>, transfer: Transferable[] = [], sent?: (id: number) => void): Promise<Reply> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (this.#endWhenIdle !== undefined) return Promise.reject(this.#endWhenIdle);
     const id = this.#nextId++;
+    sent?.(id);
     return new Promise<Reply>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       this.#endpoint.keepAlive(true);
@@ -108,6 +110,11 @@ export class WorkerRuntime {
     const reply = await this.send(request, transfer);
     if (!reply.ok) throw fromWireError(reply.error);
     return reply.result;
+  }
+
+  /** Asks the worker to drop cancellable run `id` (its reply still comes, and is ignored). */
+  cancel(id: number): void {
+    if (this.#failure === undefined && this.#pending.has(id)) this.#endpoint.post({ op: 'cancel', run: id }, []);
   }
 
   #receive(reply: Reply | KernelCall): void {
@@ -193,10 +200,17 @@ export class RemoteEngine implements ModelEngine {
     await this.#runtime.request({ op: 'resetState', model: this.#loaded.model });
   }
 
-  async run(index: number, _info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void): Promise<EngineRun> {
+  async run(index: number, _info: MethodInfo, inputs: readonly InputValue[], profile: boolean, print: (text: string) => void, signal?: AbortSignalLike): Promise<EngineRun> {
+    throwIfAborted(signal);
     // Inputs are copied (the caller keeps its tensors); outputs are the
     // worker's fresh arrays, transferred.
-    const reply = await this.#runtime.send({ op: 'run', model: this.#loaded.model, method: index, inputs: inputs.map(toWire), profile, simd: env.simd });
+    let id = 0;
+    const sending = this.#runtime.send(
+      { op: 'run', model: this.#loaded.model, method: index, inputs: inputs.map(toWire), profile, simd: env.simd, cancellable: signal !== undefined },
+      [],
+      (sent) => (id = sent),
+    );
+    const reply = signal === undefined ? await sending : await this.#untilAborted(sending, signal, () => this.#runtime.cancel(id));
     if (reply.printed) print(reply.printed);
     if (!reply.ok) throw fromWireError(reply.error);
     const { outputs, mutated, instructions } = reply.result as RunReply;
@@ -208,6 +222,21 @@ export class RemoteEngine implements ModelEngine {
     const result: EngineRun = { outputs: outputs.map(fromWire) };
     if (instructions !== undefined) result.instructions = instructions;
     return result;
+  }
+
+  /**
+   * `reply`, or the signal's reason as soon as it fires (the page need not
+   * wait for the worker to reach a slice's end; `cancel` tells it to stop).
+   */
+  #untilAborted(reply: Promise<Reply>, signal: AbortSignalLike, cancel: () => void): Promise<Reply> {
+    return new Promise<Reply>((resolve, reject) => {
+      const onAbort = (): void => {
+        cancel();
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      reply.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
   bundledTests(): unknown[] {

@@ -5,10 +5,10 @@
 import { parentPort } from 'node:worker_threads';
 
 import '../node/node-platform.js';
-import type { Request } from './protocol.js';
+import type { CancelMessage, Request } from './protocol.js';
 import { serveRequests } from './worker-host.js';
 
 const port = parentPort;
 if (port === null) throw new Error('worker-entry-node.js runs only as a worker_threads Worker');
 const serve = serveRequests((reply, transfer) => port.postMessage(reply, transfer as never));
-port.on('message', (request: Request) => serve(request));
+port.on('message', (message: Request | CancelMessage) => serve(message));

@@ -2,11 +2,11 @@
 // file, dist/js/trident-worker.js (scripts/bundle-worker.mjs), which the page
 // starts as a module worker.
 
-import type { Request } from './protocol.js';
+import type { CancelMessage, Request } from './protocol.js';
 import { serveRequests } from './worker-host.js';
 
 interface WorkerScope {
-  onmessage: ((event: { data: Request }) => void) | null;
+  onmessage: ((event: { data: Request | CancelMessage }) => void) | null;
   postMessage(message: unknown, transfer: Transferable[]): void;
 }
 

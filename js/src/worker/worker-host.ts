@@ -11,14 +11,16 @@ import { Tensor } from '../tensor.js';
 import type { InputValue } from '../values.js';
 import { registerKernel, registeredKernels, unregisterKernel } from '../custom-kernels.js';
 import { pageKernel, type KernelCall } from './kernel-calls.js';
-import type { LoadedReply, LoadRequest, Reply, Request, RunReply } from './protocol.js';
+import type { CancelMessage, LoadedReply, LoadRequest, Reply, Request, RunReply } from './protocol.js';
 import { buffersOf, fromWire, toWire, toWireError, type WireValue } from './wire.js';
 
 export type PostReply = (reply: Reply | KernelCall, transfer: Transferable[]) => void;
 
 /** A handler for the page's requests, answering each through `post`. */
-export function serveRequests(post: PostReply): (request: Request) => void {
+export function serveRequests(post: PostReply): (message: Request | CancelMessage) => void {
   const engines = new Map<number, LocalEngine>();
+  /** Cancellable runs sent and not yet answered, by request id. */
+  const cancels = new Map<number, AbortController>();
   let nextModel = 1;
   let queue = Promise.resolve();
 
@@ -63,12 +65,14 @@ export function serveRequests(post: PostReply): (request: Request) => void {
     return { model, format: engine.format, methods: [...engine.methods], poolThreads: engine.poolThreads, bundledTests: engine.bundledTests(), sampleInputs };
   }
 
-  function run(request: Extract<Request, { op: 'run' }>, print: (text: string) => void): [RunReply, Transferable[]] {
+  async function run(request: Extract<Request, { op: 'run' }>, print: (text: string) => void): Promise<[RunReply, Transferable[]]> {
     const engine = engineOf(request.model);
     const info = engine.methods[request.method];
     if (info === undefined) throw new TridentError(`the model has no method ${request.method}`, ErrorCode.MethodMissing);
     const inputs = request.inputs.map(fromWire) as InputValue[];
-    const { outputs, instructions } = engine.runNow(request.method, info, inputs, request.profile, print);
+    const signal = cancels.get(request.id)?.signal;
+    const { outputs, instructions } =
+      signal === undefined ? engine.runNow(request.method, info, inputs, request.profile, print) : await engine.run(request.method, info, inputs, request.profile, print, signal);
     const wired = outputs.map(toWire);
     const mutated = (info.mutatedInputs ?? []).filter((i) => inputs[i] instanceof Tensor).map((i): [number, WireValue] => [i, toWire(inputs[i]!)]);
     const reply: RunReply = instructions === undefined ? { outputs: wired, mutated } : { outputs: wired, mutated, instructions };
@@ -92,7 +96,7 @@ export function serveRequests(post: PostReply): (request: Request) => void {
         case 'run':
           // env.simd is read at every run, on the page's side.
           env.simd = request.simd;
-          [result, transfer] = run(request, print);
+          [result, transfer] = await run(request, print);
           break;
         case 'threads':
           engineOf(request.model).setThreads(request.threads);
@@ -125,10 +129,18 @@ export function serveRequests(post: PostReply): (request: Request) => void {
       post({ id: request.id, ok: true, result, ...(printed && { printed }) }, transfer);
     } catch (err) {
       post({ id: request.id, ok: false, error: toWireError(err), ...(printed && { printed }) }, []);
+    } finally {
+      cancels.delete(request.id);
     }
   }
 
-  return (request) => {
-    queue = queue.then(() => handle(request));
+  return (message) => {
+    if (message.op === 'cancel') {
+      // Handled at once, not queued: the run it names is under way or waiting.
+      cancels.get(message.run)?.abort();
+      return;
+    }
+    if (message.op === 'run' && message.cancellable) cancels.set(message.id, new AbortController());
+    queue = queue.then(() => handle(message));
   };
 }

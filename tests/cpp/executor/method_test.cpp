@@ -92,6 +92,20 @@ class MethodTest : public ::testing::Test {
     p.instrs = jump_and_move(p.args);
   }
 
+  // One JumpFalse on a constant false that jumps to itself forever.
+  struct LoopProgram {
+    std::vector<EValue> values = {EValue::from_bool(false)};
+    std::vector<Instruction> instrs = {self_jump()};
+    std::vector<int32_t> inputs, outputs;
+    static Instruction self_jump() {
+      Instruction loop;
+      loop.kind = InstructionKind::JumpFalse;
+      loop.a = 0;
+      loop.b = 0;
+      return loop;
+    }
+  };
+
   KernelEntry entry_;
   std::vector<ResolvedOperator> ops_;
   TensorFactory tf_;
@@ -152,19 +166,80 @@ TEST_F(MethodTest, JumpConditionMustBeBool) {
 }
 
 TEST_F(MethodTest, RunawayLoopHitsTheBudget) {
-  std::vector<EValue> values = {EValue::from_bool(false)};
-  Instruction loop;
-  loop.kind = InstructionKind::JumpFalse;
-  loop.a = 0;
-  loop.b = 0;  // jumps to itself forever
-  std::vector<Instruction> instrs = {loop};
-  std::vector<int32_t> inputs, outputs;
-  Method m = make(values, instrs, inputs, outputs);
+  LoopProgram p;
+  Method m = make(p.values, p.instrs, p.inputs, p.outputs);
   ExecuteOptions options;
   options.max_instructions = 1000;
   EXPECT_EQ(m.execute(options), Error::LimitExceeded);
   EXPECT_NE(std::string(last_error_message()).find("without finishing"),
             std::string::npos);
+}
+
+// A slice of 1 ns stops after every instruction: a run of the jump program
+// (condition true: jump, increment, skip) takes three calls, gives the same
+// output as a whole run, and counts its profile across the slices.
+TEST_F(MethodTest, SlicedRunStopsBetweenInstructionsAndResumes) {
+  JumpProgram p;
+  build(p);
+  Method m = make(p.values, p.instrs, p.inputs, p.outputs);
+  std::vector<InstructionTiming> timings(p.instrs.size());
+  ExecuteOptions options;
+  options.slice_ns = 1;
+  options.timings = {timings.data(), timings.size()};
+  bool finished = true;
+  ASSERT_EQ(m.execute(options, &finished), Error::Ok) << last_error_message();
+  EXPECT_FALSE(finished);
+  EXPECT_TRUE(m.suspended());
+  EXPECT_EQ(timings[0].calls, 1u);
+  EXPECT_EQ(timings[1].calls, 0u);  // the kernel has not run yet
+  ASSERT_EQ(m.resume(options, &finished), Error::Ok) << last_error_message();
+  EXPECT_FALSE(finished);
+  EXPECT_EQ(TensorFactory::values(m.output(0).to_tensor()), (std::vector<double>{6}));
+  ASSERT_EQ(m.resume(options, &finished), Error::Ok) << last_error_message();
+  EXPECT_TRUE(finished);
+  EXPECT_FALSE(m.suspended());
+  EXPECT_EQ(timings[2].calls, 1u);
+  EXPECT_EQ(timings[3].calls, 0u);
+  // Nothing is left to resume.
+  EXPECT_EQ(m.resume(options, &finished), Error::InvalidState);
+  EXPECT_NE(std::string(last_error_message()).find("no suspended run"), std::string::npos);
+}
+
+TEST_F(MethodTest, AbandonedRunCannotBeResumedAndTheNextRunStartsOver) {
+  JumpProgram p;
+  build(p);
+  Method m = make(p.values, p.instrs, p.inputs, p.outputs);
+  ExecuteOptions sliced;
+  sliced.slice_ns = 1;
+  bool finished = true;
+  ASSERT_EQ(m.execute(sliced, &finished), Error::Ok);
+  ASSERT_FALSE(finished);
+  m.abandon();
+  EXPECT_FALSE(m.suspended());
+  EXPECT_EQ(m.resume(sliced, &finished), Error::InvalidState);
+  ASSERT_EQ(m.execute(ExecuteOptions(), &finished), Error::Ok) << last_error_message();
+  EXPECT_TRUE(finished);
+  EXPECT_EQ(TensorFactory::values(m.output(0).to_tensor()), (std::vector<double>{6}));
+}
+
+// The instruction budget counts from the run's start across slices, and a
+// failed run is over.
+TEST_F(MethodTest, SlicedLoopHitsTheBudgetAcrossSlices) {
+  LoopProgram p;
+  Method m = make(p.values, p.instrs, p.inputs, p.outputs);
+  ExecuteOptions options;
+  options.max_instructions = 10;
+  options.slice_ns = 1;
+  bool finished = true;
+  Error status = m.execute(options, &finished);
+  int slices = 1;
+  while (status == Error::Ok && !finished) {
+    status = m.resume(options, &finished);
+    ++slices;
+  }
+  EXPECT_EQ(status, Error::LimitExceeded);
+  EXPECT_EQ(slices, 11);
+  EXPECT_FALSE(m.suspended());
 }
 
 TEST_F(MethodTest, ProfileCountsEveryInstructionThatRan) {
