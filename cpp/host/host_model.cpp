@@ -217,6 +217,8 @@ std::string HostModel::describe_json() const {
 std::string HostModel::memory_json() const {
   uint64_t file_bytes = bytes_.size();
   for (const OwnedBytes& data : data_bytes_) file_bytes += data.size();
+  uint64_t packed_total = 0;
+  uint64_t source_total = 0;
   nlohmann::json methods = nlohmann::json::array();
   for (size_t m = 0; program_ != nullptr && m < program_->num_methods(); ++m) {
     const MethodState* state = m < methods_.size() ? methods_[m].get() : nullptr;
@@ -235,10 +237,25 @@ std::string HostModel::memory_json() const {
       method["peakBytes"] = state->per_shape.peak_bytes();
       method["scratchBytes"] = state->per_shape.scratch_bytes();
     }
+    uint64_t packed = 0;
+    uint64_t source = 0;
+    for (size_t d = 0; loaded && d < state->method.delegates().size(); ++d) {
+      const DelegateInstance& delegate = state->method.delegates()[d];
+      if (delegate.backend == nullptr || delegate.handle == nullptr) continue;
+      const DelegateWeightInfo weights = delegate.backend->weight_info(delegate.handle);
+      packed += weights.packed_bytes;
+      source += weights.source_bytes;
+    }
+    method["packedWeightBytes"] = packed;
+    method["packedFromBytes"] = source;
+    packed_total += packed;
+    source_total += source;
     methods.push_back(std::move(method));
   }
   return dump_json(nlohmann::json{{"fileBytes", file_bytes},
                                   {"scratchBytes", temp_arena_.size()},
+                                  {"packedWeightBytes", packed_total},
+                                  {"packedFromBytes", source_total},
                                   {"methods", std::move(methods)}});
 }
 

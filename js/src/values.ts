@@ -67,6 +67,10 @@ export interface MethodMemory {
   readonly peakBytes?: number;
   /** 'per-shape' only: kernel scratch sized at its runs' shapes (the model's scratchBytes serves the other methods). */
   readonly scratchBytes?: number;
+  /** Weights its delegates packed into their own layout (part of methodBytes). */
+  readonly packedWeightBytes: number;
+  /** The program's bytes those delegates read their weights from (part of the model's fileBytes). */
+  readonly packedFromBytes: number;
 }
 
 /** What Model.memory() reports: the memory the model holds now. */
@@ -75,6 +79,17 @@ export interface ModelMemory {
   readonly fileBytes: number;
   /** Scratch shared by the model's kernels and delegates. */
   readonly scratchBytes: number;
+  /**
+   * Weights the delegates packed (XNNPACK packs every convolution's and
+   * linear layer's), over all methods: held in the methods' methodBytes.
+   */
+  readonly packedWeightBytes: number;
+  /**
+   * The part of fileBytes those packed weights were read from. The model
+   * keeps the file whole today, so these weights are held twice: once as
+   * the file stores them, once packed.
+   */
+  readonly packedFromBytes: number;
   readonly methods: readonly MethodMemory[];
 }
 

@@ -28,3 +28,27 @@ describeExportedModels('a 47 MB model loaded and disposed 20 times', (index) => 
     expect(end.memoryBytes - start.memoryBytes).toBeLessThanOrEqual(bytes.length);
   }, 120_000);
 });
+
+describeExportedModels('where an XNNPACK model holds its weights', (index) => {
+  it("memory() counts the packed weights and the file bytes they came from", async () => {
+    const bytes = new Uint8Array(readFileSync(path.join(MODELS_DIR, index['resnet18_xnnpack']!.pte)));
+    const model = await load(bytes);
+    try {
+      const memory = await model.memory();
+      const [forward] = memory.methods;
+      console.info(
+        `resnet18 (XNNPACK): file ${memory.fileBytes} bytes, of which ${memory.packedFromBytes} are weights the delegate packed into ${memory.packedWeightBytes} bytes`,
+      );
+      expect(memory.fileBytes).toBe(bytes.length);
+      // Nearly the whole file is the delegate's weights (11.7 M parameters, f32).
+      expect(memory.packedFromBytes).toBeGreaterThan(0.9 * bytes.length);
+      expect(memory.packedFromBytes).toBeLessThanOrEqual(bytes.length);
+      // Packing pads output channels and adds the bias: never smaller.
+      expect(memory.packedWeightBytes).toBeGreaterThanOrEqual(0.95 * memory.packedFromBytes);
+      expect(forward!.packedWeightBytes).toBe(memory.packedWeightBytes);
+      expect(forward!.methodBytes).toBeGreaterThan(forward!.packedWeightBytes);
+    } finally {
+      model.dispose();
+    }
+  });
+});

@@ -103,6 +103,19 @@ class XnnpackBackend final : public Backend {
     return info;
   }
 
+  // Packed: what init packed for nodes with static weights. Source: every
+  // constant the graph reads from the program, packed or not.
+  DelegateWeightInfo weight_info(void* handle) const override {
+    DelegateWeightInfo info;
+    if (handle == nullptr) return info;
+    const Runtime& rt = *static_cast<Runtime*>(handle);
+    info.packed_bytes = rt.packed_bytes;
+    for (const Value& value : rt.graph.values) {
+      if (value.kind == ValueKind::Constant) info.source_bytes += value.constant_bytes;
+    }
+    return info;
+  }
+
   size_t num_values(void* handle) const override {
     return handle ? static_cast<Runtime*>(handle)->graph.values.size() : 0;
   }

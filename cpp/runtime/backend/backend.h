@@ -59,6 +59,15 @@ struct DelegateValueInfo {
   ScalarType storage = ScalarType::Byte;
 };
 
+// What one delegate instance holds of the program's weights, for a model's
+// memory report: the bytes of weights it packed into its own layout (inside
+// what init took from the method allocator), and the bytes of the program's
+// constants (its blob's or named data) that it read to pack them.
+struct DelegateWeightInfo {
+  size_t packed_bytes = 0;
+  size_t source_bytes = 0;
+};
+
 struct DelegateNodeInfo {
   const char* type = "";
   uint8_t num_inputs = 0;
@@ -92,6 +101,9 @@ class Backend {
   virtual Result<DelegateNodeInfo> node_info(void* handle, size_t index) const {
     return fail(Error::NotSupported, "this backend does not describe its nodes");
   }
+  // Its weights, packed and as the program stores them (all 0 for backends
+  // that pack nothing).
+  virtual DelegateWeightInfo weight_info(void* handle) const { return {}; }
   // Its values (what node_info's ids index).
   virtual size_t num_values(void* handle) const { return 0; }
   virtual Result<DelegateValueInfo> value_info(void* handle, size_t index) const {
