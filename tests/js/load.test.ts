@@ -174,6 +174,16 @@ describe('load() limits', () => {
     await expectAddRuns();
   });
 
+  it('holds maxWasmMemoryBytes in worker mode too, where the worker has a memory of its own', async () => {
+    const bound = 64 * 2 ** 20;
+    const error = await load(addBytes, { worker: true, dataFiles: [new Uint8Array(bound)], maxWasmMemoryBytes: bound }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: ErrorCode.LimitExceeded, message: expect.stringMatching(/may not grow past maxWasmMemoryBytes, 67108864 bytes/) });
+    const model = await load(addBytes, { worker: true, maxWasmMemoryBytes: bound });
+    const a = Tensor.from('float32', [1, 2, 3, 4], [2, 2]);
+    expect(((await model.run([a, a]))[0] as Tensor).toArray()).toEqual([2, 4, 6, 8]);
+    model.dispose();
+  });
+
   it('ends a run over maxInstructionsPerRun, and the model stays usable', async () => {
     const text = `func.func @count(%n: i32) -> i32 {
   %zero = tfrt.constant.i32 0
