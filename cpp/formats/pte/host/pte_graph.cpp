@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cpp/formats/pt2/host/aten_schema.h"
+#include "cpp/formats/pte/fb_read.h"
 #include "cpp/formats/pte/pte_method_source.h"
 #include "cpp/formats/pte/pte_values.h"
 #include "cpp/formats/pte/schema/program_generated.h"
@@ -30,7 +31,8 @@ nlohmann::json list_literal(const V* items, F&& item) {
   nlohmann::json out = nlohmann::json::array();
   if (items == nullptr) return out;
   if (items->size() > kMaxListLiteral) return nlohmann::json{{"length", items->size()}};
-  for (flatbuffers::uoffset_t i = 0; i < items->size(); ++i) out.push_back(item(items->Get(i)));
+  // Byte-wise: an IntList's or DoubleList's 8-byte items may be misaligned.
+  for (flatbuffers::uoffset_t i = 0; i < items->size(); ++i) out.push_back(item(read_element(items, i)));
   return out;
 }
 
