@@ -54,9 +54,15 @@ namespace {
 // released by a FreeCall) would make any kernel write through a null
 // pointer; hostile programs can declare such values, so they are refused.
 // Per-shape planning leaves the tensors an instruction writes first
-// (`pending`) to be placed when its kernel sizes them.
+// (`pending`) to be placed when its kernel sizes them. An empty tensor with
+// no memory passes only if a kernel cannot grow it into writing through the
+// null pointer (a fuzzed bundled program did): its shape is static, or its
+// binder places it when it is sized.
 Error check_has_memory(const Tensor* t, size_t arg, Span<const LazyTensor> pending) {
-  if (t == nullptr || t->data() != nullptr || t->nbytes() == 0) return Error::Ok;
+  if (t == nullptr || t->data() != nullptr) return Error::Ok;
+  if (t->nbytes() == 0 && (t->dynamism() == ShapeDynamism::Static || t->binder() != nullptr)) {
+    return Error::Ok;
+  }
   for (const LazyTensor& lazy : pending) {
     if (lazy.tensor == t) return Error::Ok;
   }

@@ -48,6 +48,21 @@ class MethodTest : public ::testing::Test {
     return Method(plan, nullptr);
   }
 
+  // increment.out(in, out=out) where `out` has no memory: refused before
+  // the kernel runs.
+  void expect_refused(Tensor* in, Tensor* out) {
+    std::vector<EValue> values = {EValue::from_tensor(in), EValue::from_tensor(out)};
+    std::vector<EValue*> args = {&values[0], &values[1], &values[1]};
+    std::vector<Instruction> instrs = {kernel_call(args)};
+    std::vector<int32_t> inputs, outputs = {1};
+    Method m = make(values, instrs, inputs, outputs);
+    EXPECT_EQ(m.execute(), Error::InvalidProgram);
+    EXPECT_STREQ(last_error_message(),
+                 "method 'forward': instruction 0 (test::increment.out): "
+                 "argument 1: tensor has no memory (not memory-planned, not an "
+                 "input, or freed)");
+  }
+
   Instruction kernel_call(std::vector<EValue*>& args) {
     Instruction instr;
     instr.kind = InstructionKind::KernelCall;
@@ -297,19 +312,17 @@ TEST_F(MethodTest, FreeClearsTensorData) {
 }
 
 TEST_F(MethodTest, TensorWithoutMemoryIsRefusedBeforeTheKernelRuns) {
-  Tensor* in = tf_.make(ScalarType::Float, {2}, {1, 2});
   Tensor* out = tf_.zeros(ScalarType::Float, {2});
   out->set_data(nullptr, 0);  // e.g. neither planned nor an input
-  std::vector<EValue> values = {EValue::from_tensor(in), EValue::from_tensor(out)};
-  std::vector<EValue*> args = {&values[0], &values[1], &values[1]};
-  std::vector<Instruction> instrs = {kernel_call(args)};
-  std::vector<int32_t> inputs, outputs = {1};
-  Method m = make(values, instrs, inputs, outputs);
-  EXPECT_EQ(m.execute(), Error::InvalidProgram);
-  EXPECT_STREQ(last_error_message(),
-               "method 'forward': instruction 0 (test::increment.out): "
-               "argument 1: tensor has no memory (not memory-planned, not an "
-               "input, or freed)");
+  expect_refused(tf_.make(ScalarType::Float, {2}, {1, 2}), out);
+}
+
+// Empty now, but resizable: the kernel would size it to its input's shape
+// and write through the null pointer.
+TEST_F(MethodTest, EmptyResizableTensorWithoutMemoryIsRefusedToo) {
+  Tensor* out = tf_.zeros(ScalarType::Float, {0}, {}, ShapeDynamism::DynamicUnbound);
+  out->set_data(nullptr, 0);
+  expect_refused(tf_.make(ScalarType::Float, {2}, {1, 2}), out);
 }
 
 TEST_F(MethodTest, InputsAreCheckedByKindAndShape) {
