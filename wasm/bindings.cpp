@@ -29,6 +29,22 @@ namespace {
 
 void release_malloc_block(uint8_t* p) { std::free(p); }
 
+}  // namespace
+}  // namespace tri::wasm
+
+// dlmalloc's (Emscripten's malloc): resizes a block only where it lies.
+extern "C" void* realloc_in_place(void* p, size_t size);
+
+namespace tri::wasm {
+namespace {
+
+// A program's block gives its tail back to the heap once its delegates have
+// packed what they read there (HostModel::release_packed_sources); the
+// program points into the rest, which must not move.
+bool shrink_malloc_block(uint8_t* p, size_t size) {
+  return realloc_in_place(p, size > 0 ? size : 1) == p;
+}
+
 bool ensure_kernels_registered() {
   static const bool ok = register_portable_kernels() == Error::Ok &&
                          register_custom_kernels() == Error::Ok &&
@@ -50,10 +66,11 @@ class NativeProgram {
   // Limits of 0 keep the runtime's defaults (host::HostOptions).
   int load(uintptr_t ptr, size_t len, double max_planned_bytes, double max_tensor_elements,
            double max_instructions_per_run, bool optimize, int memory_plan, int threads,
-           const std::string& source_name) {
+           bool keep_file_bytes, const std::string& source_name) {
     host::HostOptions options;
     options.source_name = source_name;
     options.optimize = optimize;
+    options.keep_file_bytes = keep_file_bytes;
     if (memory_plan < 0 || memory_plan > static_cast<int>(host::MemoryPlanChoice::PerShape)) {
       return finish(fail(Error::InvalidArgument,
                          "memory plan %d is not 0 (auto), 1 (file), 2 (lifetimes) or 3 (per-shape)", memory_plan));
@@ -70,7 +87,8 @@ class NativeProgram {
       options.max_instructions_per_run = static_cast<uint64_t>(max_instructions_per_run);
     }
     return finish(model_.load(
-        host::OwnedBytes(reinterpret_cast<uint8_t*>(ptr), len, release_malloc_block),
+        host::OwnedBytes(reinterpret_cast<uint8_t*>(ptr), len, release_malloc_block,
+                         shrink_malloc_block),
         options));
   }
 

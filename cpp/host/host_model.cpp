@@ -131,7 +131,30 @@ Error HostModel::load(OwnedBytes bytes, const HostOptions& options) {
     return err;
   }
   bytes_ = std::move(bytes);
+  release_packed_sources();
   return Error::Ok;
+}
+
+void HostModel::release_packed_sources() {
+  if (options_.keep_file_bytes || program_ == nullptr) return;
+  // resetState() loads a method whose planned memory starts with data again,
+  // and a replan loads every method again: both init delegates anew.
+  for (size_t m = 0; m < program_->num_methods(); ++m) {
+    if (program_->planned_initial_data(m) || program_->may_replan(m)) return;
+  }
+  const size_t keep = file_->bytes_needed_after_init();
+  if (keep >= bytes_.size()) return;
+  std::vector<const DelegateInstance*> delegates;
+  for (const std::unique_ptr<MethodState>& state : methods_) {
+    if (state == nullptr || !state->ready) return;
+    for (const DelegateInstance& d : state->method.delegates()) delegates.push_back(&d);
+  }
+  const size_t before = bytes_.size();
+  if (!bytes_.shrink(keep)) return;
+  released_file_bytes_ = before - keep;
+  for (const DelegateInstance* d : delegates) {
+    if (d->backend != nullptr && d->handle != nullptr) d->backend->forget_sources(d->handle);
+  }
 }
 
 namespace {
@@ -253,6 +276,7 @@ std::string HostModel::memory_json() const {
     methods.push_back(std::move(method));
   }
   return dump_json(nlohmann::json{{"fileBytes", file_bytes},
+                                  {"fileBytesReleased", released_file_bytes_},
                                   {"scratchBytes", temp_arena_.size()},
                                   {"packedWeightBytes", packed_total},
                                   {"packedFromBytes", source_total},
@@ -408,6 +432,10 @@ Result<const WeightInfo*> HostModel::weight(const std::string& name) {
   TRI_ASSIGN_OR_RETURN(const std::vector<WeightInfo>* weights, gather_weights());
   for (const WeightInfo& w : *weights) {
     if (w.name == name) {
+      TRI_CHECK(w.data != nullptr || w.source != "packed", Error::InvalidState,
+                "weight '%s' is held only as its delegate packed it: the file's copy was freed "
+                "after load (load with keepFileBytes to read it)",
+                name.c_str());
       TRI_CHECK(w.data != nullptr, Error::ExternalDataMissing,
                 "weight '%s' lives in an external data file (.ptd) that was not attached",
                 name.c_str());
@@ -424,6 +452,9 @@ Result<HostModel::MethodState*> HostModel::method_state(size_t m) {
             "the program has %zu methods; method %zu does not exist", methods_.size(), m);
   if (methods_[m] != nullptr) return methods_[m].get();
   const char* name = program_->method_name(m);
+  // release_packed_sources() made sure no path gets here after it.
+  TRI_CHECK(released_file_bytes_ == 0, Error::Internal,
+            "method '%s' cannot be loaded again: its delegates' data was freed after load", name);
   auto state = std::make_unique<MethodState>(options_.max_planned_bytes);
   const size_t arena_bytes = needs_[m].method_bytes;
   TRI_CHECK(state->method_arena.allocate(arena_bytes), Error::MemoryAllocationFailed,

@@ -39,6 +39,11 @@ struct HostOptions {
   // Run the load-time method passes (operator fusion); false runs the
   // program's instructions as written (MethodLoadOptions::optimize).
   bool optimize = true;
+  // Keep the whole file after load. By default the bytes only delegates read
+  // at init (weights they packed into their own layout) are freed where the
+  // file's owner can shrink it (OwnedBytes::shrink), so weights are held
+  // once; weight() cannot read those then.
+  bool keep_file_bytes = false;
   // Where a method's memory plan comes from when the file brings one (.pte):
   // Auto and Lifetimes make it again by lifetimes wherever that is safe
   // (pte_lifetime_plan.h says why: views placed over their input, less
@@ -165,6 +170,9 @@ class HostModel {
   Result<const char*> function_name(size_t method) const;
   Result<const uint8_t*> row_major_output(size_t method, size_t index);
   Error size_memory();
+  // After load: frees the file's tail that only delegates read at init, when
+  // no method can be loaded again (which would init its delegates again).
+  void release_packed_sources();
   Error size_method_memory(size_t method);
   Error replan(size_t method, size_t index, Span<const int32_t> shape);
   MethodLoadOptions method_load_options() const;
@@ -174,6 +182,8 @@ class HostModel {
   std::vector<const NamedDataMap*> data_map_ptrs_;
   NamedDataMapChain external_data_;
   OwnedBytes bytes_;
+  // Bytes of the file freed after load (release_packed_sources).
+  size_t released_file_bytes_ = 0;
   HostOptions options_;
   std::unique_ptr<LoadedFile> file_;
   Program* program_ = nullptr;

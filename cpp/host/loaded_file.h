@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,11 @@ class LoadedFile {
   // The program's constant tensors (not the delegates': the host adds
   // those); `external` resolves tensors kept in data files (.ptd).
   virtual Result<std::vector<WeightInfo>> weights(const NamedDataMap* external) const;
+
+  // How long a prefix of the file the program still reads once every method
+  // is loaded and will not be loaded again; the rest may be freed (bytes
+  // only delegates that pack what they run on read at init). SIZE_MAX: all.
+  virtual size_t bytes_needed_after_init() const { return SIZE_MAX; }
 };
 
 // An external data file (tensors a program refers to by key).

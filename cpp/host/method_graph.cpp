@@ -146,14 +146,15 @@ Result<MethodGraph> delegate_graph(const DelegateInstance& delegate, size_t dele
     const std::string kind = info.kind;
     if (kind == "input") inputs.emplace_back(info.external, static_cast<int32_t>(i));
     if (kind == "output") outputs.emplace_back(info.external, static_cast<int32_t>(i));
-    if (kind == "constant" && info.data != nullptr) {
+    if (kind == "constant") {
       // Named data is the program's, shared by its delegates: its key names
-      // it. Data inside the blob is this delegate's own.
+      // it. Data inside the blob is this delegate's own. No data: the
+      // delegate packed it and the file's copy was freed after load.
       const bool named = info.key[0] != '\0';
       v.weight = named ? std::string(info.key) : g.name + "/" + v.name;
       if (weights != nullptr) {
         weights->push_back({v.weight, v.dtype, info.storage, v.shape, info.data, info.nbytes,
-                            named ? "named_data" : "delegate"});
+                            info.data == nullptr ? "packed" : named ? "named_data" : "delegate"});
       }
     }
   }

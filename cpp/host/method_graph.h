@@ -81,7 +81,9 @@ struct WeightInfo {
   std::vector<int64_t> shape;
   const uint8_t* data = nullptr;
   uint64_t nbytes = 0;
-  std::string source;  // "constant", "named_data", "external", "parameter", ...
+  // "constant", "named_data", "external", "parameter", ...; "packed": only
+  // its delegate's packed copy is held (data is null).
+  std::string source;
 };
 
 // {"weights":[{"name","dtype","shape","nbytes","source"}]}

@@ -12,6 +12,13 @@ OwnedBytes OwnedBytes::copy_of(const uint8_t* data, size_t size) {
   return OwnedBytes(copy, size, [](uint8_t* p) { std::free(p); });
 }
 
+bool OwnedBytes::shrink(size_t size) {
+  if (shrink_ == nullptr || data_ == nullptr || size >= size_) return false;
+  if (!shrink_(data_.get(), size)) return false;
+  size_ = size;
+  return true;
+}
+
 bool AlignedBuffer::allocate(size_t size) {
   if (size > SIZE_MAX - kAlignment) {
     return false;

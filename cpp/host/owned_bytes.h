@@ -16,18 +16,26 @@ namespace tri::host {
 class OwnedBytes {
  public:
   using Release = void (*)(uint8_t*);
+  // Frees the block's bytes past `size` without moving the block; false when
+  // it cannot.
+  using ShrinkInPlace = bool (*)(uint8_t* data, size_t size);
   OwnedBytes() = default;
-  OwnedBytes(uint8_t* data, size_t size, Release release)
-      : data_(data, release ? release : &noop), size_(size) {}
+  OwnedBytes(uint8_t* data, size_t size, Release release, ShrinkInPlace shrink = nullptr)
+      : data_(data, release ? release : &noop), size_(size), shrink_(shrink) {}
+  // A malloc'd copy. It cannot shrink: glibc's realloc may move a block.
   static OwnedBytes copy_of(const uint8_t* data, size_t size);
 
   const uint8_t* data() const { return data_.get(); }
   size_t size() const { return size_; }
+  // Keeps the first `size` bytes and frees the rest, where the owner can;
+  // pointers into the kept part stay valid.
+  bool shrink(size_t size);
 
  private:
   static void noop(uint8_t*) {}
   std::unique_ptr<uint8_t, Release> data_{nullptr, &noop};
   size_t size_ = 0;
+  ShrinkInPlace shrink_ = nullptr;
 };
 
 // A zero-filled buffer aligned for any tensor element and SIMD access (malloc

@@ -30,6 +30,9 @@ const PROGRAM_EXTENSIONS = ['.pte', '.bpte', '.pt2', '.bef', '.mlir'];
 export async function openModel(request: ModelRequest, callbacks: OpenCallbacks): Promise<Opened> {
   const options = {
     worker: true,
+    // The weights panel reads every weight, delegates' included, as the
+    // file stores them.
+    keepFileBytes: true,
     onProgress: callbacks.progress,
     onPrint: callbacks.printed,
     signal: callbacks.signal,

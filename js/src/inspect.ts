@@ -80,6 +80,12 @@ export interface WeightInfo {
   dtype: string;
   shape: number[];
   nbytes: number;
-  /** Where it lives: 'constant', 'external', 'named_data', 'delegate', 'parameter', 'buffer', 'tensor_constant', 'attribute'. */
+  /**
+   * Where it lives: 'constant', 'external', 'named_data', 'delegate',
+   * 'parameter', 'buffer', 'tensor_constant', 'attribute'; 'packed' for a
+   * delegate's weight held only in the layout the delegate packed it into
+   * (the file's copy freed after load: see LoadOptions.keepFileBytes), which
+   * weight() cannot read.
+   */
   source: string;
 }

@@ -68,6 +68,15 @@ export interface LoadOptions extends ReadOptions {
    */
   memoryPlan?: 'auto' | 'file' | 'lifetimes' | 'per-shape' | undefined;
   /**
+   * Keep the whole file in memory while the model lives (default false).
+   * By default, once a .pte is loaded, the part of it that only delegates
+   * read (the XNNPACK blob and the weights it packed into its own layout)
+   * is freed, so those weights are held once: Model.memory() reports it as
+   * fileBytesReleased, and weight() cannot read those weights then. Set it
+   * to inspect a model's weights, as the viewer does.
+   */
+  keepFileBytes?: boolean | undefined;
+  /**
    * Run this model in a dedicated worker (a Web Worker; a worker_threads
    * Worker in Node), so that runs never block the page. The Model API is
    * the same. Models loaded this way share one worker, which ends when the
@@ -96,7 +105,7 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
   if (typeof options !== 'object' || options === null) {
     throw new TridentError(`load: options must be an object, got ${options === null ? 'null' : typeof options}`, ErrorCode.InvalidArgument);
   }
-  const { dataFiles = [], signal, threads = env.threads, numThreads = 0, optimize = true, memoryPlan = 'auto', onPrint, worker = env.worker } = options;
+  const { dataFiles = [], signal, threads = env.threads, numThreads = 0, optimize = true, memoryPlan = 'auto', keepFileBytes = false, onPrint, worker = env.worker } = options;
   if (typeof worker !== 'boolean') {
     throw new TridentError(`load: worker must be true or false, got ${String(worker)}`, ErrorCode.InvalidArgument);
   }
@@ -105,6 +114,9 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
   }
   if (typeof optimize !== 'boolean') {
     throw new TridentError(`load: optimize must be true or false, got ${String(optimize)}`, ErrorCode.InvalidArgument);
+  }
+  if (typeof keepFileBytes !== 'boolean') {
+    throw new TridentError(`load: keepFileBytes must be true or false, got ${String(keepFileBytes)}`, ErrorCode.InvalidArgument);
   }
   checkThreadCount(numThreads, 'load: numThreads');
   const limits = resolveLimits(
@@ -120,7 +132,7 @@ export async function load(source: ModelSource, options: LoadOptions = {}): Prom
   }
   throwIfAborted(signal);
   const { maxFileBytes, ...runtimeLimits } = limits;
-  const settings = { ...runtimeLimits, optimize, memoryPlan: MEMORY_PLANS[memoryPlan] };
+  const settings = { ...runtimeLimits, optimize, keepFileBytes, memoryPlan: MEMORY_PLANS[memoryPlan] };
   if (worker) return loadInWorker([source, ...dataFiles], options, maxFileBytes, threads, numThreads, settings, onPrint);
   // Fetch the wasm while the file downloads.
   const module = loadWasm(threads);

@@ -69,14 +69,21 @@ export interface MethodMemory {
   readonly scratchBytes?: number;
   /** Weights its delegates packed into their own layout (part of methodBytes). */
   readonly packedWeightBytes: number;
-  /** The program's bytes those delegates read their weights from (part of the model's fileBytes). */
+  /** The program's bytes those delegates read their weights from, still held (part of the model's fileBytes; 0 once freed). */
   readonly packedFromBytes: number;
 }
 
 /** What Model.memory() reports: the memory the model holds now. */
 export interface ModelMemory {
-  /** The program file and attached data files, kept while the model lives. */
+  /** What the model keeps of the program file and attached data files. */
   readonly fileBytes: number;
+  /**
+   * Bytes of the program file freed after load: in a .pte, what only
+   * delegates read to pack their weights (0 with LoadOptions.keepFileBytes,
+   * and for files that keep everything: .pt2, .bef, bundled programs, or a
+   * program whose state reset loads it again).
+   */
+  readonly fileBytesReleased: number;
   /** Scratch shared by the model's kernels and delegates. */
   readonly scratchBytes: number;
   /**
@@ -85,9 +92,10 @@ export interface ModelMemory {
    */
   readonly packedWeightBytes: number;
   /**
-   * The part of fileBytes those packed weights were read from. The model
-   * keeps the file whole today, so these weights are held twice: once as
-   * the file stores them, once packed.
+   * The part of fileBytes those packed weights were read from, while it is
+   * kept: 0 once it is freed after load (weights held once, packed), or as
+   * large as the weights when LoadOptions.keepFileBytes keeps the file
+   * (held twice).
    */
   readonly packedFromBytes: number;
   readonly methods: readonly MethodMemory[];

@@ -1,13 +1,14 @@
 // Model.graph() and Model.weights() on every corpus program that loads,
 // through the wasm build: each method's graph is whole (one node per .pte
 // instruction; ports, edges and nested graphs in range), every weight
-// resolves to a Tensor of its listed size, and a BEF function's graph has a
+// resolves to a Tensor of its listed size (loaded with keepFileBytes; by
+// default a delegate's packed weights are listed without their bytes), and a BEF function's graph has a
 // node per kernel of the MLIR it was compiled from.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { BEF_CORPUS, SHARED_DIR, describeShared, listFiles } from '../helpers/shared.js';
-import { type Graph, type Model, load } from '../helpers/trident.js';
+import { ErrorCode, type Graph, type Model, load } from '../helpers/trident.js';
 
 function expectWhole(graph: Graph, where: string): void {
   for (const g of [graph, ...graph.subgraphs]) {
@@ -28,6 +29,11 @@ async function inspectAll(model: Model, where: string): Promise<void> {
     if (model.format === 'pte' || model.format === 'bpte') expect(graph.nodes.length, where).toBe(method.instructions);
   }
   for (const w of await model.weights()) {
+    if (w.source === 'packed') {
+      // Held only as its delegate packed it (the file's copy freed).
+      await expect(model.weight(w.name), `${where}: ${w.name}`).rejects.toMatchObject({ code: ErrorCode.InvalidState });
+      continue;
+    }
     const tensor = await model.weight(w.name);
     expect(tensor.data.byteLength, `${where}: ${w.name}`).toBe(w.nbytes);
   }
@@ -36,17 +42,30 @@ async function inspectAll(model: Model, where: string): Promise<void> {
 describeShared('inspection of every corpus program that loads', () => {
   it('.pte, .bpte and .pt2: every method\'s graph, every weight', async () => {
     let inspected = 0;
+    let packed = 0;
     for (const file of listFiles(path.join(SHARED_DIR, 'corpus'), ['.pte', '.bpte', '.pt2'])) {
-      const model = await load(file).catch(() => null);
-      if (model === null) continue;
+      // keepFileBytes: every weight readable, delegates' included; by
+      // default the same weights are listed, those a delegate packed
+      // without their bytes.
+      const kept = await load(file, { keepFileBytes: true }).catch(() => null);
+      if (kept === null) continue;
+      const model = await load(file);
       try {
+        await inspectAll(kept, path.relative(SHARED_DIR, file));
         await inspectAll(model, path.relative(SHARED_DIR, file));
+        const all = await kept.weights();
+        const weights = await model.weights();
+        expect(weights.map((w) => [w.name, w.nbytes])).toEqual(all.map((w) => [w.name, w.nbytes]));
+        packed += weights.filter((w) => w.source === 'packed').length;
+        expect(all.some((w) => w.source === 'packed')).toBe(false);
       } finally {
+        kept.dispose();
         model.dispose();
       }
       inspected++;
     }
     expect(inspected).toBeGreaterThanOrEqual(28);
+    expect(packed).toBeGreaterThan(0);
   }, 300_000);
 
   it('TFRT MLIR (compiled to BEF): every function\'s graph, region functions nested', async () => {

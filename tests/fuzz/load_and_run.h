@@ -4,8 +4,12 @@
 // end in an Error or a run, never a crash, a hang or a leak.
 #pragma once
 
+#include <sanitizer/asan_interface.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 
 #include "cpp/custom/register_custom_kernels.h"
 #include "cpp/delegates/register_delegates.h"
@@ -18,6 +22,28 @@ inline bool register_everything() {
                                  tri::register_custom_kernels() == tri::Error::Ok &&
                                  tri::register_builtin_backends() == tri::Error::Ok;
   return registered;
+}
+
+// The program's copy frees its tail after load as the wasm build's does
+// (HostModel::release_packed_sources): here the tail is poisoned instead, so
+// a later read of what a delegate no longer owns is an ASan report.
+inline size_t g_program_block_bytes = 0;
+
+inline bool poison_released_tail(uint8_t* data, size_t size) {
+  ASAN_POISON_MEMORY_REGION(data + size, g_program_block_bytes - size);
+  return true;
+}
+
+inline void unpoison_and_free(uint8_t* data) {
+  ASAN_UNPOISON_MEMORY_REGION(data, g_program_block_bytes);
+  std::free(data);
+}
+
+inline tri::host::OwnedBytes releasable_copy(const uint8_t* data, size_t size) {
+  uint8_t* copy = static_cast<uint8_t*>(std::malloc(size > 0 ? size : 1));
+  if (copy != nullptr && size > 0) std::memcpy(copy, data, size);
+  g_program_block_bytes = size;
+  return tri::host::OwnedBytes(copy, size, &unpoison_and_free, &poison_released_tail);
 }
 
 inline void load_and_run(const uint8_t* data, size_t size) {
@@ -38,7 +64,7 @@ inline void load_and_run(const uint8_t* data, size_t size) {
                                                     tri::host::MemoryPlanChoice::Lifetimes,
                                                     tri::host::MemoryPlanChoice::PerShape};
   options.memory_plan = kPlans[size % 3];
-  if (model.load(tri::host::OwnedBytes::copy_of(data, size), options) != tri::Error::Ok) return;
+  if (model.load(releasable_copy(data, size), options) != tri::Error::Ok) return;
   for (size_t i = 0; i < model.bundled_test_count(); ++i) (void)model.bundled_test_json(i);
   if (model.functions() == nullptr) {
     for (size_t m = 0; m < model.program().num_methods(); ++m) {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { MODELS_DIR, PT2_DIR, describeExported } from '../helpers/exported-models.js';
-import { type Graph, type Model, Tensor, load } from '../helpers/trident.js';
+import { ErrorCode, type Graph, type LoadOptions, type Model, Tensor, load } from '../helpers/trident.js';
 
 interface PteRecord {
   pte: string;
@@ -55,8 +55,8 @@ function expectConsistent(graph: Graph): void {
   graph.subgraphs.forEach(check);
 }
 
-async function withModel<T>(file: string, body: (model: Model) => Promise<T>): Promise<T> {
-  const model = await load(file);
+async function withModel<T>(file: string, body: (model: Model) => Promise<T>, options: LoadOptions = {}): Promise<T> {
+  const model = await load(file, options);
   try {
     return await body(model);
   } finally {
@@ -108,13 +108,27 @@ describeExported<unknown>(MODELS_DIR, 'inspection of the exported .pte models', 
         expect(call.inputs).toHaveLength(sub.inputs.length);
         expect(call.outputs).toHaveLength(sub.outputs.length);
       });
-      // Its weights are the program's named data, each once.
+      // Its weights are the program's named data, each once, held only as
+      // XNNPACK packed them: weight() cannot read them.
       const weights = await model.weights();
-      const named = weights.filter((w) => w.source === 'named_data');
-      expect(named.length).toBeGreaterThan(0);
-      expect(new Set(named.map((w) => w.name)).size).toBe(named.length);
-      expect(named.reduce((sum, w) => sum + w.nbytes, 0)).toBe(record.named_data_bytes);
+      const packed = weights.filter((w) => w.source === 'packed');
+      expect(packed.length).toBeGreaterThan(0);
+      expect(new Set(packed.map((w) => w.name)).size).toBe(packed.length);
+      expect(packed.reduce((sum, w) => sum + w.nbytes, 0)).toBe(record.named_data_bytes);
+      await expect(model.weight(packed[0]!.name)).rejects.toMatchObject({ code: ErrorCode.InvalidState, message: expect.stringContaining('keepFileBytes') });
     });
+    // keepFileBytes keeps them as the file stores them, readable.
+    await withModel(
+      path.join(MODELS_DIR, record.pte),
+      async (model) => {
+        const named = (await model.weights()).filter((w) => w.source === 'named_data');
+        expect(named.reduce((sum, w) => sum + w.nbytes, 0)).toBe(record.named_data_bytes);
+        const tensor = await model.weight(named[0]!.name);
+        expect(tensor.shape).toEqual(named[0]!.shape);
+        expect(Array.from(tensor.data as Float32Array).some((x) => x !== 0)).toBe(true);
+      },
+      { keepFileBytes: true },
+    );
   }, 120_000);
 
   it('mobilenet_v2_xnnpack.pte: a profile times each node of the delegate, in its graph\'s order', async () => {

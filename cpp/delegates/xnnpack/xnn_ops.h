@@ -34,6 +34,9 @@ struct OpDef {
   size_t (*packed_bytes)(const Node& node, const Value* values);
   void (*pack)(const Node& node, const Value* values, void* dst);
   Error (*run)(const Node& node, Value* values, RunContext& context);
+  // Inputs (bit i: input i) whose bytes run() no longer reads once the node
+  // has packed weights: constants only these read can be freed after init.
+  uint32_t packed_inputs = 0;
 };
 
 // nullptr for a node type without an implementation.

@@ -1,6 +1,7 @@
 #include "cpp/delegates/xnnpack/xnn_runtime.h"
 
 #include <cinttypes>
+#include <cstring>
 #include <new>
 
 #include "cpp/delegates/xnnpack/xnn_ops.h"
@@ -121,6 +122,55 @@ Error reshape_all(Runtime& rt, Span<EValue*> args) {
   return Error::Ok;
 }
 
+// Constants some node reads at run (not only through weights it packed),
+// copied into `persistent`, as are the named-data keys inspection shows: the
+// runtime then reads nothing of the blob or named data once init returns
+// (Backend::runs_without_sources). Measured the same way without `pack`.
+Error own_what_runs_read(Runtime& rt, MemoryAllocator& persistent, MemoryAllocator scratch,
+                         bool pack) {
+  Span<Value> values = rt.graph.values;
+  bool* read_at_run = scratch.allocate_array<bool>(values.size());
+  TRI_CHECK(read_at_run != nullptr || values.empty(), Error::MemoryAllocationFailed,
+            "no scratch memory to mark %zu XNNPACK values", values.size());
+  for (size_t i = 0; i < values.size(); ++i) read_at_run[i] = false;
+  for (const Node& node : rt.graph.nodes) {
+    const uint32_t packed = node.packed_bytes > 0 ? node.def->packed_inputs : 0;
+    for (int i = 0; i < node.num_inputs; ++i) {
+      if (node.inputs[i] != kInvalidId && (packed & (1u << i)) == 0) read_at_run[node.inputs[i]] = true;
+    }
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    Value& v = values[i];
+    if (v.kind != ValueKind::Constant) continue;
+    const size_t key_bytes = strlen(v.constant_key);
+    if (key_bytes > 0) {
+      rt.owned_bytes += align_up(key_bytes + 1, kArenaAlignment);
+      if (pack) {
+        char* key = static_cast<char*>(persistent.allocate(key_bytes + 1, kArenaAlignment));
+        TRI_CHECK(key != nullptr, Error::MemoryAllocationFailed,
+                  "value %zu: no memory for its %zu-byte key", i, key_bytes);
+        memcpy(key, v.constant_key, key_bytes + 1);
+        v.constant_key = key;
+      }
+    }
+    if (!read_at_run[i]) continue;
+    if (v.capacity == 0) {
+      v.constant_owned = true;  // nothing to read, nothing to copy
+      continue;
+    }
+    rt.owned_bytes += align_up(v.capacity, kArenaAlignment);
+    if (!pack) continue;
+    uint8_t* copy = static_cast<uint8_t*>(persistent.allocate(v.capacity, kArenaAlignment));
+    TRI_CHECK(copy != nullptr, Error::MemoryAllocationFailed,
+              "value %zu: no memory for a %zu-byte copy of the constant", i, v.capacity);
+    memcpy(copy, v.constant, v.capacity);
+    v.constant = copy;
+    v.constant_owned = true;
+    v.tensor.set_data(copy, v.capacity);
+  }
+  return Error::Ok;
+}
+
 }  // namespace
 
 Result<Runtime*> build_runtime(ByteSpan blob, const GraphReadOptions& options,
@@ -158,6 +208,7 @@ Result<Runtime*> build_runtime(ByteSpan blob, const GraphReadOptions& options,
               node_type_name(node.type), node.packed_bytes);
     node.def->pack(node, values, node.packed);
   }
+  TRI_TRY(own_what_runs_read(*rt, persistent, scratch, pack));
   return rt;
 }
 

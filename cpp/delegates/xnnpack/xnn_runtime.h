@@ -25,13 +25,17 @@ struct Runtime {
   size_t node_scratch_bytes = 0;
   // The weights packed at init, in total.
   size_t packed_bytes = 0;
+  // Copies init made so that execute reads nothing of the blob or named
+  // data: constants nodes read at run, and named-data keys.
+  size_t owned_bytes = 0;
   // False until the first execute has shaped every value from real inputs.
   bool shaped = false;
 };
 
 // Builds a runtime in `persistent`; `scratch` is working memory, given back.
-// With `pack` false (the memory query) packed weights are measured into
-// `*packed_bytes` and not written; with it true they come from `persistent`.
+// With `pack` false (the memory query) packed weights and copies are
+// measured (Runtime::packed_bytes, owned_bytes) and not written; with it true
+// they come from `persistent`.
 Result<Runtime*> build_runtime(ByteSpan blob, const GraphReadOptions& options,
                                MemoryAllocator& persistent, MemoryAllocator scratch, bool pack);
 

@@ -71,8 +71,11 @@ struct Value {
   // Constant bytes (Constant values).
   const uint8_t* constant = nullptr;
   size_t constant_bytes = 0;
+  // True when `constant` is init's own copy (a constant read at run), false
+  // while it points into the blob or named data (null once forgotten).
+  bool constant_owned = false;
   // The named-data key it was read by ("" for data in the payload), for
-  // inspection; lives as long as the program.
+  // inspection; init copies it into the runtime's memory.
   const char* constant_key = "";
   // Activation arena placement (Internal values) and the bytes reserved.
   uint64_t arena_offset = 0;

@@ -325,6 +325,7 @@ Error read_value(const XnnPayload& payload, const GraphReadOptions& options, siz
     TRI_CHECK(v.dtype != DType::QDInt8, Error::InvalidProgram,
               "value %zu: qdint8 values are computed, they cannot be constants", position);
     v.kind = ValueKind::Constant;
+    v.constant_key = constant_key(payload, tv->constant_buffer_idx());
     if (options.resolve_constants) {
       ByteSpan data;
       TRI_TRY_CONTEXT(constant_bytes(payload, options, tv->constant_buffer_idx(), &data),
@@ -343,7 +344,6 @@ Error read_value(const XnnPayload& payload, const GraphReadOptions& options, siz
                 tv->constant_buffer_idx(), align);
       v.constant = data.data();
       v.constant_bytes = bytes;
-      v.constant_key = constant_key(payload, tv->constant_buffer_idx());
     }
   }
   v.capacity = bytes;

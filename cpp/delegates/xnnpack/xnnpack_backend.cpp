@@ -15,9 +15,10 @@ GraphReadOptions read_options(const BackendInitContext& context, bool resolve) {
 }
 
 // The one block init takes: the graph's values and nodes (what the measuring
-// build put in `persistent`), then the packed weights, each 64-aligned.
+// build put in `persistent`), then the packed weights and init's copies, each
+// 64-aligned.
 size_t block_bytes(const MemoryAllocator& persistent, const Runtime& rt) {
-  return persistent.used() + rt.packed_bytes + kBlockAlignment;
+  return persistent.used() + rt.packed_bytes + rt.owned_bytes + kBlockAlignment;
 }
 
 class XnnpackBackend final : public Backend {
@@ -80,6 +81,20 @@ class XnnpackBackend final : public Backend {
   // Everything lives in the method's memory: nothing to release.
   void destroy(void*) const override {}
 
+  // Init packs or copies all that execute reads (own_what_runs_read).
+  bool runs_without_sources() const override { return true; }
+
+  void forget_sources(void* handle) const override {
+    if (handle == nullptr) return;
+    for (Value& value : static_cast<Runtime*>(handle)->graph.values) {
+      value.quant.scales = nullptr;  // read only while packing
+      value.quant.bf16_scales = nullptr;
+      if (value.kind != ValueKind::Constant || value.constant_owned) continue;
+      value.constant = nullptr;
+      value.tensor.set_data(nullptr, 0);
+    }
+  }
+
   size_t num_nodes(void* handle) const override {
     return handle ? static_cast<Runtime*>(handle)->graph.nodes.size() : 0;
   }
@@ -103,15 +118,18 @@ class XnnpackBackend final : public Backend {
     return info;
   }
 
-  // Packed: what init packed for nodes with static weights. Source: every
-  // constant the graph reads from the program, packed or not.
+  // Packed: what init packed for nodes with static weights. Source: the
+  // constants it still points at in the program (packed ones; those read at
+  // run are init's copies).
   DelegateWeightInfo weight_info(void* handle) const override {
     DelegateWeightInfo info;
     if (handle == nullptr) return info;
     const Runtime& rt = *static_cast<Runtime*>(handle);
     info.packed_bytes = rt.packed_bytes;
     for (const Value& value : rt.graph.values) {
-      if (value.kind == ValueKind::Constant) info.source_bytes += value.constant_bytes;
+      if (value.kind == ValueKind::Constant && !value.constant_owned && value.constant != nullptr) {
+        info.source_bytes += value.constant_bytes;
+      }
     }
     return info;
   }

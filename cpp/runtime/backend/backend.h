@@ -62,7 +62,8 @@ struct DelegateValueInfo {
 // What one delegate instance holds of the program's weights, for a model's
 // memory report: the bytes of weights it packed into its own layout (inside
 // what init took from the method allocator), and the bytes of the program's
-// constants (its blob's or named data) that it read to pack them.
+// constants (its blob's or named data) that it read to pack them, while it
+// still points at them (0 once its sources are forgotten).
 struct DelegateWeightInfo {
   size_t packed_bytes = 0;
   size_t source_bytes = 0;
@@ -88,9 +89,18 @@ class Backend {
       BackendInitContext& context, ByteSpan processed,
       Span<const CompileSpec> compile_specs) const = 0;
   // Returns the backend's handle for this delegate instance. The blob's bytes
-  // outlive the handle.
+  // outlive the handle, unless the backend runs without its sources (below)
+  // and the host frees them after calling forget_sources().
   virtual Result<void*> init(BackendInitContext& context, ByteSpan processed,
                              Span<const CompileSpec> compile_specs) const = 0;
+  // True when, once init has returned, execute and every query below read
+  // nothing of the blob or the named data it was given: what it needs at run
+  // it packed or copied into its own memory. The host may then free those
+  // bytes (weights held once, not as the file stores them and packed).
+  virtual bool runs_without_sources() const { return false; }
+  // The host is about to free the blob and named data: drop any pointer into
+  // them kept for inspection (value_info's data then comes back null).
+  virtual void forget_sources(void* handle) const {}
   virtual Error execute(void* handle, KernelContext& context,
                         Span<EValue*> args) const = 0;
   virtual void destroy(void* handle) const = 0;

@@ -104,6 +104,11 @@ class Program {
     (void)shape;
     return Error::NotSupported;
   }
+  // Whether needs_replan() can ever say yes for this method.
+  virtual bool may_replan(size_t method) const {
+    (void)method;
+    return false;
+  }
 
   // Whether the method's planned memory starts with data of its own (a
   // mutable buffer with an initial value, e.g. a .pte's mutable data

@@ -24,6 +24,8 @@ export interface OpenOptions {
   maxWasmMemoryBytes: number;
   numThreads: number;
   optimize: boolean;
+  /** LoadOptions.keepFileBytes. */
+  keepFileBytes: boolean;
   memoryPlan: number;
   sourceName: string;
 }

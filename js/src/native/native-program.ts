@@ -73,6 +73,7 @@ export class NativeHandle {
         options.optimize,
         options.memoryPlan,
         options.numThreads,
+        options.keepFileBytes,
         options.sourceName,
       );
       handle.check(status, options.sourceName === '' ? 'cannot load the program' : `cannot load ${options.sourceName}`);

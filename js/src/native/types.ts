@@ -15,6 +15,7 @@ export interface NativeProgram {
     optimize: boolean,
     memoryPlan: number,
     threads: number,
+    keepFileBytes: boolean,
     sourceName: string,
   ): number;
   format(): string;

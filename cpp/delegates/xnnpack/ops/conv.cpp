@@ -247,7 +247,8 @@ Error run(const Node& node, Value* values, RunContext& ctx) {
 
 Error check(Node& node, const Value* values) { return check_conv(node, values); }
 
-const OpDef kConv = {&check, &reshape_conv, &scratch_bytes, &packed_bytes, &pack, &run};
+// Filter and bias go into the packed weights.
+const OpDef kConv = {&check, &reshape_conv, &scratch_bytes, &packed_bytes, &pack, &run, 0b110};
 
 }  // namespace
 

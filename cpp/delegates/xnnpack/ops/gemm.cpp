@@ -105,8 +105,10 @@ Error run_fc(const Node& node, Value* values, RunContext& ctx) {
   return Error::Ok;
 }
 
-const OpDef kFullyConnected = {&check_fc,       &reshape_fc, &fc_scratch_bytes,
-                               &fc_packed_bytes, &fc_pack,    &run_fc};
+// Weights and bias go into the packed weights (static weights only; others
+// pack nothing and are read at run).
+const OpDef kFullyConnected = {&check_fc,        &reshape_fc, &fc_scratch_bytes, &fc_packed_bytes,
+                               &fc_pack,         &run_fc,     0b110};
 
 // ---- BatchMatrixMultiply -----------------------------------------------------
 

@@ -54,6 +54,8 @@ class Pt2Program final : public Program {
   Error check_input_shape(size_t method, size_t index, Span<const int32_t> shape) const override;
   bool mutates_input(size_t method, size_t index) const override;
   bool needs_replan(size_t method, size_t index, Span<const int32_t> shape) const override;
+  // Any method may grow past its plan; .pt2 files keep everything anyway.
+  bool may_replan(size_t) const override { return true; }
   Error replan(size_t method, size_t index, Span<const int32_t> shape) override;
   Error check_dependencies(size_t method) const override;
   Result<Method> load_method(size_t method, MemoryManager& memory,

@@ -8,6 +8,7 @@
 #include "cpp/formats/pte/bundled/bundled_program.h"
 #include "cpp/formats/pte/flat_tensor/flat_tensor_data_map.h"
 #include "cpp/formats/pte/host/pte_graph.h"
+#include "cpp/formats/pte/pte_kept_bytes.h"
 #include "cpp/formats/pte/pte_lifetime_plan.h"
 #include "cpp/formats/pte/pte_program.h"
 #include "cpp/formats/pte/schema/program_generated.h"
@@ -103,6 +104,11 @@ class OpenedProgram final : public LoadedFile {
   }
   Result<std::vector<host::WeightInfo>> weights(const NamedDataMap* external) const override {
     return pte_weights(program_, external);
+  }
+  // What only delegates read at init is the file's tail (pte_kept_bytes.h).
+  // A bundled program's .pte sits inside its bundle, which stays whole.
+  size_t bytes_needed_after_init() const override {
+    return static_cast<size_t>(pte::bytes_needed_after_init(program_));
   }
 
  private:
