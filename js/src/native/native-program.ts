@@ -192,8 +192,7 @@ export class NativeHandle {
   }
 
   execute(method: number, name: string, profile = false): void {
-    this.module.setSimdEnabled(env.simd);
-    this.module.setMemoryLimit(this.memoryLimit);
+    this.beforeRunning();
     if (this.live().execute(method, profile) !== 0) this.fail(`run('${name}')`);
   }
 
@@ -203,15 +202,22 @@ export class NativeHandle {
    * abandon() drops it. Call inside holdAcross().
    */
   executeSlice(method: number, name: string, profile: boolean, sliceMs: number): boolean {
-    this.module.setSimdEnabled(env.simd);
-    this.module.setMemoryLimit(this.memoryLimit);
+    this.beforeRunning();
     return this.sliceStatus(this.live().executeSlice(method, profile, sliceMs), name);
   }
 
   resumeSlice(method: number, name: string, sliceMs: number): boolean {
+    this.beforeRunning();
+    return this.sliceStatus(this.live().resumeSlice(method, sliceMs), name);
+  }
+
+  /**
+   * Module-wide settings a run reads, set for this model: other models (and
+   * env.simd changes) may have set them since.
+   */
+  private beforeRunning(): void {
     this.module.setSimdEnabled(env.simd);
     this.module.setMemoryLimit(this.memoryLimit);
-    return this.sliceStatus(this.live().resumeSlice(method, sliceMs), name);
   }
 
   abandon(method: number): void {
