@@ -40,6 +40,7 @@ Error register_portable_kernels() {
     for (const ScratchRow& row : kScratch) {
       if (std::strcmp(row.name, entries[i].name) == 0) entries[i].scratch = row.scratch;
     }
+    entries[i].returns_view = std::strcmp(entries[i].name, "executorch_prim::et_view.default") == 0;
   }
   TRI_TRY(register_kernels(Span<const KernelEntry>(entries, kNumPortable)));
   // Rewrites with these kernels, run when methods load (method_pass.h):

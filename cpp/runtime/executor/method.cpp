@@ -54,17 +54,19 @@ namespace {
 // released by a FreeCall) would make any kernel write through a null
 // pointer; hostile programs can declare such values, so they are refused.
 // Per-shape planning leaves the tensors an instruction writes first
-// (`pending`) to be placed when its kernel sizes them. An empty tensor with
-// no memory passes only if a kernel cannot grow it into writing through the
-// null pointer (a fuzzed bundled program did): its shape is static, or its
-// binder places it when it is sized.
-Error check_has_memory(const Tensor* t, size_t arg, Span<const LazyTensor> pending) {
+// (`pending`) to be placed when its kernel sizes them, and a view for the
+// kernel that returns it to point (KernelEntry::returns_view). An empty
+// tensor with no memory passes only if a kernel cannot grow it into writing
+// through the null pointer (a fuzzed bundled program did): its shape is
+// static, or its binder places it when it is sized.
+Error check_has_memory(const Tensor* t, size_t arg, Span<const LazyTensor> pending,
+                       bool returns_view) {
   if (t == nullptr || t->data() != nullptr) return Error::Ok;
   if (t->nbytes() == 0 && (t->dynamism() == ShapeDynamism::Static || t->binder() != nullptr)) {
     return Error::Ok;
   }
   for (const LazyTensor& lazy : pending) {
-    if (lazy.tensor == t) return Error::Ok;
+    if (lazy.tensor == t && (!lazy.view || returns_view)) return Error::Ok;
   }
   return fail(Error::InvalidProgram,
               "argument %zu: tensor has no memory (not memory-planned, not an "
@@ -72,16 +74,17 @@ Error check_has_memory(const Tensor* t, size_t arg, Span<const LazyTensor> pendi
               arg);
 }
 
-Error check_args_have_memory(const Instruction& instr, Span<const LazyTensor> pending) {
+Error check_args_have_memory(const Instruction& instr, Span<const LazyTensor> pending,
+                             bool returns_view) {
   for (uint32_t i = 0; i < instr.num_args; ++i) {
     const EValue& v = *instr.args[i];
     if (v.is_tensor()) {
-      TRI_TRY(check_has_memory(v.payload.as_tensor, i, pending));
+      TRI_TRY(check_has_memory(v.payload.as_tensor, i, pending, returns_view));
     } else if (v.tag == Tag::TensorList || v.tag == Tag::OptionalTensorList) {
       const BoxedTensorList& list = v.payload.as_tensor_list;
       for (size_t k = 0; k < list.size; ++k) {
         if (list.items[k]->is_tensor()) {
-          TRI_TRY(check_has_memory(list.items[k]->payload.as_tensor, i, pending));
+          TRI_TRY(check_has_memory(list.items[k]->payload.as_tensor, i, pending, returns_view));
         }
       }
     }
@@ -116,8 +119,8 @@ Error Method::run_instruction(size_t pc, size_t* next_pc, InstructionTiming* tim
       if (temp_ != nullptr) {
         temp_->reset();
       }
-      TRI_TRY_CONTEXT(check_args_have_memory(instr, pending()), "instruction %zu (%s)", pc,
-                      op.name);
+      TRI_TRY_CONTEXT(check_args_have_memory(instr, pending(), op.kernel.returns_view),
+                      "instruction %zu (%s)", pc, op.name);
       TRI_TRY_CONTEXT(op.kernel.fn(context, args), "instruction %zu (%s)", pc,
                       op.name);
       return Error::Ok;
@@ -133,7 +136,7 @@ Error Method::run_instruction(size_t pc, size_t* next_pc, InstructionTiming* tim
       if (temp_ != nullptr) {
         temp_->reset();
       }
-      TRI_TRY_CONTEXT(check_args_have_memory(instr, pending()), "instruction %zu (delegate %" PRIu32
+      TRI_TRY_CONTEXT(check_args_have_memory(instr, pending(), false), "instruction %zu (delegate %" PRIu32
                       ", %s)", pc, instr.target, d.backend_id);
       TRI_TRY_CONTEXT(
           d.backend->execute(d.handle, context,

@@ -49,6 +49,10 @@ struct KernelEntry {
   // then passes them right before its one returned value, which is the out
   // tensor or, for several, a TensorList of them; the load checks that.
   int32_t num_outs = -1;
+  // The kernel points its returned value at its input's bytes instead of
+  // writing it (executorch_prim::et_view): only then may that value come to
+  // the call with no memory of its own.
+  bool returns_view = false;
 };
 
 constexpr size_t kMaxRegisteredKernels = 2048;

@@ -84,7 +84,9 @@ class LazyPlanTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ops_.push_back({KernelEntry{"test::increment.out", increment, 3}, "test::increment.out"});
-    ops_.push_back({KernelEntry{"test::view", view, 3}, "test::view"});
+    KernelEntry view_entry{"test::view", view, 3};
+    view_entry.returns_view = true;
+    ops_.push_back({view_entry, "test::view"});
     ops_.push_back({KernelEntry{"test::forget.out", forget, 3}, "test::forget.out"});
     tensors_.resize(5);
     const SizesType bound[] = {100};
@@ -238,6 +240,21 @@ TEST_F(LazyPlanTest, AKernelThatLeavesItsDynamicOutUnsizedIsNamed) {
 }
 
 }  // namespace
+TEST_F(LazyPlanTest, OnlyAKernelThatReturnsViewsMayReturnATensorWithNoMemory) {
+  // increment in the place of the view: it would write v2 (planned as a
+  // view: no memory of its own) through a null pointer.
+  instructions_[1].target = 0;
+  Result<LazySchedule> s = schedule();
+  ASSERT_TRUE(s.ok()) << last_error_message();
+  Method method = make(*s);
+  std::vector<float> input(4, 1.0f);
+  ASSERT_TRUE(set_input(method, &input));
+  EXPECT_EQ(method.execute(), Error::InvalidProgram);
+  EXPECT_NE(std::string(last_error_message()).find("instruction 1 (test::increment.out): argument 1: tensor has no memory"),
+            std::string::npos)
+      << last_error_message();
+}
+
 TEST_F(LazyPlanTest, ALazyTensorReadBeforeAnyKernelWritesItIsRefused) {
   // v1 as instruction 0's self: its kernel would read it before it has memory.
   args_[0][0] = &values_[1];
