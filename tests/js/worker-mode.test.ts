@@ -2,6 +2,7 @@
 // results as in-thread, errors with their codes, progress and abort, printed
 // text, in-place input updates, one worker shared by its models and ended
 // (its memory given back) when the last one is disposed.
+import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/fixtures.js';
 import { mutatingArchive } from '../helpers/pt2-archive.js';
@@ -28,6 +29,32 @@ describe('worker mode under Node', () => {
     } finally {
       here.dispose();
       there.dispose();
+    }
+  });
+
+  it('frees what XNNPACK packed after load, as in this thread, unless keepFileBytes', async () => {
+    const file = fixture('xnnpack_conv.pte');
+    const size = statSync(file).size;
+    for (const worker of [false, true]) {
+      const freed = await load(file, { worker });
+      const kept = await load(file, { worker, keepFileBytes: true });
+      try {
+        const a = await freed.memory();
+        const b = await kept.memory();
+        expect(a.fileBytesReleased, `worker: ${worker}`).toBeGreaterThan(0);
+        expect(a.fileBytes + a.fileBytesReleased).toBe(size);
+        expect(a.packedFromBytes).toBe(0);
+        expect(b.fileBytes).toBe(size);
+        expect(b.fileBytesReleased).toBe(0);
+        expect(b.packedFromBytes).toBeGreaterThan(0);
+        const input = freed.methods[0]!.inputs[0]!;
+        const shape = input.kind === 'Tensor' && input.shape ? input.shape : [];
+        const x = Tensor.from('float32', Array.from({ length: shape.reduce((p, d) => p * d, 1) }, (_, i) => Math.sin(i)), shape);
+        expect((await freed.runTensors([x]))[0]!.toJSON()).toEqual((await kept.runTensors([x]))[0]!.toJSON());
+      } finally {
+        freed.dispose();
+        kept.dispose();
+      }
     }
   });
 
