@@ -56,6 +56,10 @@ inline void load_and_run(const uint8_t* data, size_t size) {
   // Programs that loop through jumps hit this bound quickly instead of
   // spending seconds per input.
   options.max_instructions_per_run = 100000;
+  // Inputs are allocated at their declared shapes to run each method: a
+  // tensor of a billion elements is refused at load instead (in wasm such an
+  // allocation fails cleanly; natively it would only be slow).
+  options.max_tensor_elements = uint64_t{1} << 22;
   // A third of the inputs go through the memory plan made again by
   // lifetimes (pte_lifetime_plan.h), which reads the whole instruction list
   // at load, and a third through planning at each run's shapes (a plan over
