@@ -146,6 +146,19 @@ class LazyPlanTest : public ::testing::Test {
     return true;
   }
 
+  // Schedules and builds the method, then runs it on four ones, expecting
+  // `code` and a message that holds `message`.
+  void expect_run_fails(Error code, const char* message) {
+    Result<LazySchedule> s = schedule();
+    ASSERT_TRUE(s.ok()) << last_error_message();
+    Method method = make(*s);
+    std::vector<float> input(4, 1.0f);
+    ASSERT_TRUE(set_input(method, &input));
+    EXPECT_EQ(method.execute(), code);
+    EXPECT_NE(std::string(last_error_message()).find(message), std::string::npos)
+        << last_error_message();
+  }
+
   uint32_t last_of(const LazySchedule& s, int v) {
     for (const LazyTensor& l : s.lazy) {
       if (l.tensor == &tensors_[v]) return l.last;
@@ -228,31 +241,15 @@ TEST_F(LazyPlanTest, RunsBindAtTheKernelsSizesAndReleaseAfterTheLastUse) {
 
 TEST_F(LazyPlanTest, AKernelThatLeavesItsDynamicOutUnsizedIsNamed) {
   instructions_[2].target = 2;  // test::forget in the place of v3's increment
-  Result<LazySchedule> s = schedule();
-  ASSERT_TRUE(s.ok()) << last_error_message();
-  Method method = make(*s);
-  std::vector<float> input(4, 1.0f);
-  ASSERT_TRUE(set_input(method, &input));
-  EXPECT_EQ(method.execute(), Error::Internal);
-  EXPECT_NE(std::string(last_error_message()).find("instruction 2 (test::forget.out) wrote a tensor"),
-            std::string::npos)
-      << last_error_message();
+  expect_run_fails(Error::Internal, "instruction 2 (test::forget.out) wrote a tensor");
 }
 
-}  // namespace
 TEST_F(LazyPlanTest, OnlyAKernelThatReturnsViewsMayReturnATensorWithNoMemory) {
   // increment in the place of the view: it would write v2 (planned as a
   // view: no memory of its own) through a null pointer.
   instructions_[1].target = 0;
-  Result<LazySchedule> s = schedule();
-  ASSERT_TRUE(s.ok()) << last_error_message();
-  Method method = make(*s);
-  std::vector<float> input(4, 1.0f);
-  ASSERT_TRUE(set_input(method, &input));
-  EXPECT_EQ(method.execute(), Error::InvalidProgram);
-  EXPECT_NE(std::string(last_error_message()).find("instruction 1 (test::increment.out): argument 1: tensor has no memory"),
-            std::string::npos)
-      << last_error_message();
+  expect_run_fails(Error::InvalidProgram,
+                   "instruction 1 (test::increment.out): argument 1: tensor has no memory");
 }
 
 TEST_F(LazyPlanTest, ALazyTensorReadBeforeAnyKernelWritesItIsRefused) {
@@ -297,4 +294,5 @@ TEST_F(LazyPlanTest, SeparateOutsGetMemoryBeforeTheirKernelRuns) {
   EXPECT_EQ(tensors_[4].bound_sizes()[0], 100);
 }
 
+}  // namespace
 }  // namespace tri
